@@ -1,0 +1,1 @@
+"""Pure shape-analysis library: no LSP, no I/O, never imports torch."""

@@ -1,0 +1,282 @@
+"""The operator spec machinery: declare an op once, run it concretely or symbolically.
+
+An op spec is a plain Python function whose parameters mirror PyTorch's signature, with a
+leading `ctx`. It receives spec-level values:
+
+- `TensorValue` for tensors (`.shape` is a tuple of dims, or None when the rank is unknown),
+- dims (`int`, `Expr`, or `UNKNOWN`) for integers,
+- Python `bool`, `float`, `str`, `None`, tuples and lists of those,
+- `Dtype` (a `str` subclass such as "float32") for torch dtypes,
+- `UNKNOWN` for anything the analysis could not determine.
+
+It states its preconditions with `ctx.require(cond, code, message)` and returns the output
+(a `TensorValue`, a tuple of them, a dim, ...). Written with the dim algebra of `shapes`
+(`eq`, `le`, `+`, `//`, ...), the same body folds to plain ints when every dim is known and
+builds symbolic conditions for the solver otherwise. That is the "declare once" rule.
+
+Module specs (`nn.Conv2d`, ...) are a constructor function that returns the module's
+attributes as a dict, plus a `forward` registered on it.
+"""
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .. import shapes as S
+from ..shapes import UNKNOWN
+
+# Diagnostic codes, following Refty's categories.
+SHAPE_MISMATCH = "shape-mismatch"  # incompatible shape
+ILLEGAL_SHAPE = "illegal-shape"  # a dim becomes zero or negative
+ILLEGAL_VALUE = "illegal-value"  # a hyperparameter outside its domain
+IMPROPER_VALUE = "improper-value"  # a hyperparameter that breaks a constraint (dim index...)
+DTYPE_MISMATCH = "dtype-mismatch"
+
+
+class Dtype(str):
+    """A torch dtype by its canonical name ("float32", "int64", "bool", ...)."""
+
+
+FLOAT_DTYPES = {"float16", "bfloat16", "float32", "float64"}
+INT_DTYPES = {"uint8", "int8", "int16", "int32", "int64"}
+DEFAULT_FLOAT = Dtype("float32")
+
+
+@dataclass(frozen=True)
+class TensorValue:
+    shape: tuple | None  # None: unknown rank
+    dtype: str | None = None
+
+    @property
+    def rank(self):
+        return UNKNOWN if self.shape is None else len(self.shape)
+
+    def text(self) -> str:
+        return S.shape_text(self.shape)
+
+    def size_text(self) -> str:
+        return "[...]" if self.shape is None else S.size_text(self.shape)
+
+
+class ShapeError(Exception):
+    """An op fails for every admissible shape: becomes an error diagnostic."""
+
+    def __init__(self, code: str, message: str, repair: dict | None = None, core: tuple = ()):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.repair = repair or {}  # hyperparameter name -> value that would make it work
+        self.core = core  # origins (opaque to specs) of the facts that force the failure
+
+
+class Unknowable(Exception):
+    """The spec cannot say anything: the result is Unknown and no diagnostic is made."""
+
+
+@dataclass
+class Warning_:
+    code: str
+    message: str
+    condition: str
+    counterexample: str
+    core: tuple = ()
+
+
+@dataclass
+class OpSpec:
+    name: str
+    fn: Callable
+    signature: inspect.Signature
+    kind: str = "function"  # "function" | "method" | "attr" | "module"
+    forward: "OpSpec | None" = None
+
+
+REGISTRY: dict[str, OpSpec] = {}
+
+
+def _register(names, fn, kind):
+    sig = inspect.signature(fn)
+    params = list(sig.parameters.values())[1:]  # drop ctx
+    spec = OpSpec(names[0], fn, sig.replace(parameters=params), kind)
+    for name in names:
+        REGISTRY[name] = spec
+    return spec
+
+
+def op(*names: str):
+    """Register a function spec under one or more qualified names.
+
+    `torch.x` / `torch.nn.functional.x` are functions; `Tensor.x` is a method whose first
+    parameter receives the tensor itself.
+    """
+
+    def deco(fn):
+        _register(names, fn, "function")
+        return fn
+
+    return deco
+
+
+def attr(*names: str):
+    """Register a tensor attribute (`Tensor.shape`, `Tensor.T`): fn(ctx, self)."""
+
+    def deco(fn):
+        _register(names, fn, "attr")
+        return fn
+
+    return deco
+
+
+class _ModuleDecl:
+    def __init__(self, spec: OpSpec):
+        self.spec = spec
+
+    def forward(self, fn):
+        self.spec.forward = OpSpec(self.spec.name + ".forward", fn,
+                                   inspect.signature(fn).replace(
+                                       parameters=list(inspect.signature(fn).parameters.values())[2:]),
+                                   "function")
+        return fn
+
+
+def module(*names: str):
+    """Register an nn.Module spec: the constructor returns the module's attributes (dict).
+
+    Register its forward with `@Name.forward` on a function fn(ctx, m, input, ...), where m
+    is that dict.
+    """
+
+    def deco(fn):
+        return _ModuleDecl(_register(names, fn, "module"))
+
+    return deco
+
+
+def lookup(name: str) -> OpSpec | None:
+    return REGISTRY.get(name)
+
+
+# ---------------------------------------------------------------------------------------
+# The context a spec runs in
+# ---------------------------------------------------------------------------------------
+
+@dataclass
+class OpContext:
+    """What a spec can ask of the engine while it runs.
+
+    `checker` decides symbolic conditions: checker(cond) -> ("valid"|"unsat"|"contingent"|
+    "unknown", counterexample_text, core). Without one, symbolic conditions are never
+    decided (no diagnostics from them), which is what a purely concrete run wants.
+    """
+
+    op_name: str = ""
+    checker: Callable | None = None
+    warnings: list = field(default_factory=list)
+    assumed: list = field(default_factory=list)  # conditions assumed true after a warning
+    call_hook: Callable | None = None  # dispatch for ctx.call (set by the engine)
+
+    # -- preconditions ------------------------------------------------------------------
+    def require(self, cond, code: str, message: str, repair: dict | None = None) -> None:
+        if cond is UNKNOWN or cond is True:
+            return
+        if cond is False:
+            raise ShapeError(code, message, repair)
+        if self.checker is None:
+            return
+        verdict, counterexample, core = self.checker(cond)
+        if verdict == "unsat":
+            raise ShapeError(code, message, repair, core)
+        if verdict == "contingent":
+            self.warnings.append(Warning_(code, message, str(cond), counterexample, core))
+            self.assumed.append(cond)
+
+    def fail(self, code: str, message: str, repair: dict | None = None):
+        raise ShapeError(code, message, repair)
+
+    def decide(self, cond) -> bool:
+        """A branch inside a spec: True/False when provable, else Unknowable."""
+        if isinstance(cond, bool):
+            return cond
+        if cond is UNKNOWN or self.checker is None:
+            raise Unknowable(f"cannot decide {cond}")
+        verdict, _, _ = self.checker(cond)
+        if verdict == "valid":
+            return True
+        if verdict == "unsat":
+            return False
+        raise Unknowable(f"cannot decide {cond}")
+
+    def call(self, name: str, *args, **kwargs):
+        """Run another spec (one mechanism: nn modules call their functional specs)."""
+        spec = REGISTRY[name]
+        return run_spec(spec, self, args, kwargs)
+
+    # -- small helpers specs use everywhere -------------------------------------------------
+    @staticmethod
+    def shape(t) -> tuple:
+        if not isinstance(t, TensorValue):
+            raise Unknowable("not a tensor")
+        if t.shape is None:
+            raise Unknowable("unknown rank")
+        return t.shape
+
+    @staticmethod
+    def known_int(v) -> int:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise Unknowable(f"not a known int: {v!r}")
+        return v
+
+    def wrap_dim(self, dim, rank: int, code: str = IMPROPER_VALUE) -> int:
+        """Normalize a possibly negative dim index, with PyTorch's range message."""
+        dim = self.known_int(dim)
+        lo, hi = -max(rank, 1), max(rank, 1) - 1
+        if not lo <= dim <= hi:
+            self.fail(code, f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})")
+        return dim + rank if dim < 0 else dim
+
+
+def run_spec(spec: OpSpec, ctx: OpContext, args: tuple, kwargs: dict):
+    """Bind arguments to the spec's signature and run it.
+
+    A binding failure means the call does not match the API (unmodelled overload or a
+    TypeError at run time); either way the result is Unknown, never a diagnostic.
+    """
+    try:
+        bound = spec.signature.bind(*args, **kwargs)
+    except TypeError as exc:
+        raise Unknowable(f"arguments do not match {spec.name}: {exc}") from None
+    return spec.fn(ctx, *bound.args, **bound.kwargs)
+
+
+def sizes_arg(size) -> tuple:
+    """Accept `f(2, 3)`, `f((2, 3))` and `f([2, 3])` (or torch.Size) as a size."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = size[0]
+    if len(size) == 1 and size[0] is UNKNOWN:
+        raise Unknowable("unknown size")
+    return tuple(size)
+
+
+def as_tuple(v, n: int, name: str = "argument") -> tuple:
+    """Expand an int-or-tuple hyperparameter (kernel_size=3 -> (3, 3))."""
+    if isinstance(v, (tuple, list)):
+        if len(v) == 1:
+            return tuple(v) * n
+        if len(v) != n:
+            raise Unknowable(f"{name} has {len(v)} values, expected {n}")
+        return tuple(v)
+    return (v,) * n
+
+
+def is_tensor(v) -> bool:
+    return isinstance(v, TensorValue)
+
+
+def promote(*dtypes) -> str | None:
+    """A small version of PyTorch's type promotion, over known dtypes only."""
+    known = [d for d in dtypes if d is not None]
+    if len(known) != len(dtypes):
+        return None
+    order = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64"]
+    return max(known, key=lambda d: order.index(d) if d in order else -1) if known else None

@@ -1,0 +1,493 @@
+"""Dimensions, integer expressions over named symbols, and shape printing.
+
+A dim is a plain `int` (the common, fast case), an `Expr` (a polynomial over symbols and
+irreducible floor-division / modulo atoms, kept in a canonical form so equal dims compare
+and print equally), or `UNKNOWN`. Conditions over dims are `Cond` trees; comparisons of
+plain ints fold to Python bools immediately.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Union
+
+
+class _Unknown:
+    """The top value: nothing is known. A singleton."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "?"
+
+    def __reduce__(self):
+        return (_Unknown, ())
+
+
+UNKNOWN = _Unknown()
+
+
+# ---------------------------------------------------------------------------------------
+# Atoms and polynomials
+# ---------------------------------------------------------------------------------------
+
+class Atom:
+    """A factor of a monomial: a symbol, or an irreducible floor-division / modulo."""
+
+    __slots__ = ("kind", "args", "_hash")
+
+    def __init__(self, kind: str, args: tuple):
+        self.kind = kind  # "sym" | "div" | "mod" | "max"
+        self.args = args
+        self._hash = hash((kind, args))
+
+    def __eq__(self, other):
+        return isinstance(other, Atom) and self.kind == other.kind and self.args == other.args
+
+    def __hash__(self):
+        return self._hash
+
+    def sort_key(self):
+        return (self.kind != "sym", str(self))
+
+    def __str__(self) -> str:
+        if self.kind == "sym":
+            return self.args[0]
+        a, b = self.args
+        if self.kind == "max":
+            return f"max({a}, {b})"
+        op = "//" if self.kind == "div" else "%"
+        return f"{_paren(a)}{op}{_paren(b)}"
+
+
+def _paren(e) -> str:
+    s = str(e)
+    if isinstance(e, Expr) and (len(e.terms) > 1 or any(c < 0 for c in e.terms.values())):
+        return f"({s})"
+    return s
+
+
+class Expr:
+    """A polynomial: {monomial (sorted tuple of atoms): integer coefficient}.
+
+    Never holds a pure constant: constructors return a plain int instead.
+    """
+
+    __slots__ = ("terms", "_hash")
+
+    def __init__(self, terms: dict):
+        self.terms = terms
+        self._hash = hash(frozenset(terms.items()))
+
+    # -- construction ---------------------------------------------------------------
+    @staticmethod
+    def make(terms: dict) -> "Dim":
+        terms = {m: c for m, c in terms.items() if c != 0}
+        if not terms:
+            return 0
+        if len(terms) == 1 and () in terms:
+            return terms[()]
+        return Expr(terms)
+
+    def __eq__(self, other):
+        return isinstance(other, Expr) and self.terms == other.terms
+
+    def __hash__(self):
+        return self._hash
+
+    def constant(self) -> int:
+        return self.terms.get((), 0)
+
+    def symbols(self) -> set[str]:
+        out: set[str] = set()
+        for mono in self.terms:
+            for atom in mono:
+                if atom.kind == "sym":
+                    out.add(atom.args[0])
+                else:
+                    for a in atom.args:
+                        if isinstance(a, Expr):
+                            out |= a.symbols()
+        return out
+
+    def __str__(self) -> str:
+        parts = []
+        monos = sorted(self.terms, key=lambda m: (m == (), [a.sort_key() for a in m]))
+        for mono in monos:
+            c = self.terms[mono]
+            body = "*".join(_atom_text(a, len(mono) > 1) for a in mono)
+            if not body:
+                text = str(abs(c))
+            elif abs(c) == 1:
+                text = body
+            else:
+                text = f"{abs(c)}*{body}"
+            if not parts:
+                parts.append(text if c > 0 else f"-{text}")
+            else:
+                parts.append(f" + {text}" if c > 0 else f" - {text}")
+        return "".join(parts)
+
+    __repr__ = __str__
+
+    # -- arithmetic (Python operators so op specs read like math) ----------------------
+    def __add__(self, o):
+        return add(self, o)
+
+    __radd__ = __add__
+
+    def __sub__(self, o):
+        return sub(self, o)
+
+    def __rsub__(self, o):
+        return sub(o, self)
+
+    def __mul__(self, o):
+        return mul(self, o)
+
+    __rmul__ = __mul__
+
+    def __floordiv__(self, o):
+        return floordiv(self, o)
+
+    def __rfloordiv__(self, o):
+        return floordiv(o, self)
+
+    def __mod__(self, o):
+        return mod(self, o)
+
+    def __rmod__(self, o):
+        return mod(o, self)
+
+    def __neg__(self):
+        return mul(self, -1)
+
+
+def _atom_text(atom: Atom, in_product: bool) -> str:
+    s = str(atom)
+    return s
+
+
+Dim = Union[int, Expr, _Unknown]
+
+
+def sym(name: str) -> Expr:
+    return Expr({(Atom("sym", (name,)),): 1})
+
+
+def _poly(x) -> dict:
+    if isinstance(x, Expr):
+        return x.terms
+    return {(): x} if x else {}
+
+
+def _is_dim(x) -> bool:
+    return isinstance(x, (int, Expr)) and not isinstance(x, bool) or isinstance(x, bool)
+
+
+def add(a: Dim, b: Dim) -> Dim:
+    if a is UNKNOWN or b is UNKNOWN:
+        return UNKNOWN
+    if isinstance(a, int) and isinstance(b, int):
+        return a + b
+    terms = dict(_poly(a))
+    for m, c in _poly(b).items():
+        terms[m] = terms.get(m, 0) + c
+    return Expr.make(terms)
+
+
+def sub(a: Dim, b: Dim) -> Dim:
+    if a is UNKNOWN or b is UNKNOWN:
+        return UNKNOWN
+    if isinstance(a, int) and isinstance(b, int):
+        return a - b
+    return add(a, mul(b, -1))
+
+
+def mul(a: Dim, b: Dim) -> Dim:
+    if isinstance(a, int) and isinstance(b, int):
+        return a * b
+    if a is UNKNOWN or b is UNKNOWN:
+        if a == 0 or b == 0:
+            return 0
+        return UNKNOWN
+    terms: dict = {}
+    for m1, c1 in _poly(a).items():
+        for m2, c2 in _poly(b).items():
+            m = tuple(sorted(m1 + m2, key=Atom.sort_key))
+            terms[m] = terms.get(m, 0) + c1 * c2
+    return Expr.make(terms)
+
+
+def floordiv(a: Dim, b: Dim) -> Dim:
+    if a is UNKNOWN or b is UNKNOWN:
+        return UNKNOWN
+    if isinstance(a, int) and isinstance(b, int):
+        if b == 0:
+            return UNKNOWN
+        return a // b
+    if b == 1:
+        return a
+    if isinstance(b, int) and b > 0:
+        # Split a = b*q + r with r the part whose coefficients are not multiples of b.
+        q, r = {}, {}
+        for m, c in _poly(a).items():
+            if m == ():
+                q[m], r[m] = c // b, c % b
+            elif c % b == 0:
+                q[m] = c // b
+            else:
+                r[m] = c
+        rest = Expr.make(r)
+        if isinstance(rest, int):  # 0 <= rest < b: exact
+            return Expr.make(q)
+        if all(m == () or c > 0 for m, c in r.items()) and len(q) > 0 and any(m != () for m in q):
+            pass  # cannot split safely without knowing the sign of the rest
+        return Expr.make({(Atom("div", (a, b)),): 1})
+    if isinstance(b, Expr):
+        quotient = _exact_divide(a, b)
+        if quotient is not None:
+            return quotient
+    return Expr.make({(Atom("div", (a, b)),): 1})
+
+
+def _exact_divide(a: Dim, b: Expr):
+    """a / b when b is a single monomial dividing every term of a, else None."""
+    if len(b.terms) != 1:
+        return a if a == b else None
+    (bm, bc), = b.terms.items()
+    out = {}
+    for m, c in _poly(a).items():
+        rest = list(m)
+        for atom in bm:
+            if atom in rest:
+                rest.remove(atom)
+            else:
+                return None
+        if c % bc:
+            return None
+        out[tuple(rest)] = c // bc
+    return Expr.make(out)
+
+
+def mod(a: Dim, b: Dim) -> Dim:
+    if a is UNKNOWN or b is UNKNOWN:
+        return UNKNOWN
+    if isinstance(a, int) and isinstance(b, int):
+        if b == 0:
+            return UNKNOWN
+        return a % b
+    if isinstance(b, int) and b > 0:
+        if all(c % b == 0 for c in _poly(a).values()):
+            return 0
+    elif isinstance(b, Expr) and _exact_divide(a, b) is not None:
+        return 0
+    return Expr.make({(Atom("mod", (a, b)),): 1})
+
+
+def dmax(a: Dim, b: Dim) -> Dim:
+    if a is UNKNOWN or b is UNKNOWN:
+        return UNKNOWN
+    if isinstance(a, int) and isinstance(b, int):
+        return max(a, b)
+    d = sub(a, b)
+    if isinstance(d, int):
+        return a if d >= 0 else b
+    x, y = sorted((a, b), key=str)
+    return Expr.make({(Atom("max", (x, y)),): 1})
+
+
+def cdiv(a: Dim, b: Dim) -> Dim:
+    """Ceiling division, as -(-a // b)."""
+    return sub(0, floordiv(sub(0, a), b))
+
+
+def prod(dims: Iterable[Dim]) -> Dim:
+    out: Dim = 1
+    for d in dims:
+        out = mul(out, d)
+    return out
+
+
+def is_known(d) -> bool:
+    return d is not UNKNOWN
+
+
+def free_symbols(d) -> set[str]:
+    return d.symbols() if isinstance(d, Expr) else set()
+
+
+def substitute(d: Dim, mapping: dict) -> Dim:
+    """Replace symbols by dims (ints, exprs or UNKNOWN)."""
+    if not isinstance(d, Expr):
+        return d
+    out: Dim = 0
+    for mono, c in d.terms.items():
+        term: Dim = c
+        for atom in mono:
+            term = mul(term, _subst_atom(atom, mapping))
+        out = add(out, term)
+    return out
+
+
+def _subst_atom(atom: Atom, mapping: dict) -> Dim:
+    if atom.kind == "sym":
+        name = atom.args[0]
+        return mapping.get(name, Expr({(atom,): 1}))
+    a, b = (substitute(x, mapping) for x in atom.args)
+    return {"div": floordiv, "mod": mod, "max": dmax}[atom.kind](a, b)
+
+
+def dim_text(d: Dim) -> str:
+    return "?" if d is UNKNOWN else str(d)
+
+
+# ---------------------------------------------------------------------------------------
+# Conditions
+# ---------------------------------------------------------------------------------------
+
+class Cond:
+    """A boolean condition over dims: ("eq"|"le"|"lt", a, b), ("and"|"or", c...), ("not", c)."""
+
+    __slots__ = ("op", "args", "_hash")
+
+    def __init__(self, op: str, args: tuple):
+        self.op = op
+        self.args = args
+        self._hash = hash((op, args))
+
+    def __eq__(self, other):
+        return isinstance(other, Cond) and self.op == other.op and self.args == other.args
+
+    def __hash__(self):
+        return self._hash
+
+    def symbols(self) -> set[str]:
+        out: set[str] = set()
+        for a in self.args:
+            if isinstance(a, (Cond, Expr)):
+                out |= a.symbols()
+        return out
+
+    def __str__(self) -> str:
+        if self.op in ("eq", "le", "lt"):
+            a, b = self.args
+            return f"{a} {_REL_TEXT[self.op]} {b}"
+        if self.op == "not":
+            inner = self.args[0]
+            if inner.op in ("eq", "le", "lt"):
+                a, b = inner.args
+                return f"{a} {_NEG_TEXT[inner.op]} {b}"
+            return f"not ({inner})"
+        joiner = " and " if self.op == "and" else " or "
+        return joiner.join(f"({c})" if isinstance(c, Cond) and c.op in ("and", "or") else str(c) for c in self.args)
+
+    __repr__ = __str__
+
+
+_REL_TEXT = {"eq": "==", "le": "<=", "lt": "<"}
+_NEG_TEXT = {"eq": "!=", "le": ">", "lt": ">="}
+
+BoolLike = Union[bool, Cond, _Unknown]
+
+
+def _rel(op: str, a: Dim, b: Dim) -> BoolLike:
+    if a is UNKNOWN or b is UNKNOWN:
+        return UNKNOWN
+    d = sub(b, a)
+    if isinstance(d, int):
+        return {"eq": d == 0, "le": d >= 0, "lt": d > 0}[op]
+    if op == "eq":
+        # Canonical orientation so equal conditions hash equally.
+        left, right = sorted((a, b), key=str)
+        return Cond("eq", (left, right))
+    return Cond(op, (a, b))
+
+
+def eq(a: Dim, b: Dim) -> BoolLike:
+    return _rel("eq", a, b)
+
+
+def ne(a: Dim, b: Dim) -> BoolLike:
+    return not_(eq(a, b))
+
+
+def le(a: Dim, b: Dim) -> BoolLike:
+    return _rel("le", a, b)
+
+
+def lt(a: Dim, b: Dim) -> BoolLike:
+    return _rel("lt", a, b)
+
+
+def ge(a: Dim, b: Dim) -> BoolLike:
+    return _rel("le", b, a)
+
+
+def gt(a: Dim, b: Dim) -> BoolLike:
+    return _rel("lt", b, a)
+
+
+def not_(c: BoolLike) -> BoolLike:
+    if c is UNKNOWN or isinstance(c, bool):
+        return c if c is UNKNOWN else not c
+    if c.op == "not":
+        return c.args[0]
+    return Cond("not", (c,))
+
+
+def and_(*cs: BoolLike) -> BoolLike:
+    rest = []
+    for c in cs:
+        if c is False:
+            return False
+        if c is True:
+            continue
+        rest.append(c)
+    if any(c is UNKNOWN for c in rest):
+        return UNKNOWN
+    if not rest:
+        return True
+    return rest[0] if len(rest) == 1 else Cond("and", tuple(rest))
+
+
+def or_(*cs: BoolLike) -> BoolLike:
+    rest = []
+    for c in cs:
+        if c is True:
+            return True
+        if c is False:
+            continue
+        rest.append(c)
+    if any(c is UNKNOWN for c in rest):
+        return UNKNOWN
+    if not rest:
+        return False
+    return rest[0] if len(rest) == 1 else Cond("or", tuple(rest))
+
+
+# ---------------------------------------------------------------------------------------
+# Shapes
+# ---------------------------------------------------------------------------------------
+
+def shape_text(dims) -> str:
+    """`Tensor[B, 16, (H - 1)//2 + 1, W]`; `Tensor[...]` when the rank is unknown."""
+    if dims is None or dims is UNKNOWN:
+        return "Tensor[...]"
+    if len(dims) == 0:
+        return "Tensor[]"
+    return "Tensor[" + ", ".join(dim_text(d) for d in dims) + "]"
+
+
+def tuple_text(dims) -> str:
+    """A torch.Size as the user sees it in code: `(2, 3)`."""
+    inner = ", ".join(dim_text(d) for d in dims)
+    return f"({inner},)" if len(dims) == 1 else f"({inner})"
+
+
+def size_text(dims) -> str:
+    """PyTorch's wording of a shape in messages: `[2, 3]`."""
+    return "[" + ", ".join(dim_text(d) for d in dims) + "]"

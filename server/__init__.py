@@ -1,0 +1,1 @@
+"""The language server: the only package that knows LSP."""

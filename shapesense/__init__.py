@@ -1,0 +1,1 @@
+"""ShapeSense: PyTorch tensor shapes while you type."""

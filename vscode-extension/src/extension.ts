@@ -1,0 +1,382 @@
+// ShapeSense VS Code client: starts `<python> -m shapesense serve --stdio` and wires it to
+// VS Code (hover, diagnostics, code actions, inlay hints come from the server over LSP).
+import * as vscode from 'vscode';
+import {
+  CloseAction,
+  CloseHandlerResult,
+  ErrorAction,
+  ErrorHandler,
+  ErrorHandlerResult,
+  ExecuteCommandRequest,
+  InlayHintRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  Message,
+  RevealOutputChannelOn,
+  ServerOptions,
+  State,
+  TransportKind,
+} from 'vscode-languageclient/node';
+import {
+  checkInterpreter,
+  firstFolder,
+  Interpreter,
+  onPythonInterpreterChange,
+  resolveInterpreter,
+} from './interpreter';
+import { StatusItem } from './status';
+
+const CLIENT_ID = 'shapesense'; // also makes the client honour `shapesense.trace.server`
+const MAX_RESTARTS = 4;
+const RESTART_WINDOW_MS = 3 * 60 * 1000;
+const ANALYSIS_STALE_MS = 20000;
+
+let output: vscode.LogOutputChannel;
+let status: StatusItem;
+let client: LanguageClient | undefined;
+let interpreter: Interpreter | undefined;
+/** serialises start/stop/restart so that quick setting changes cannot race */
+let lifecycle: Promise<void> = Promise.resolve();
+let stopping = false;
+const crashTimes: number[] = [];
+/** documents edited whose diagnostics have not come back yet (uri -> time of the edit) */
+const pending = new Map<string, number>();
+/** last diagnostics from the server, so that toggling `shapesense.enable` can re-show them */
+const lastDiagnostics = new Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[] }>();
+
+function log(msg: string): void {
+  output.info(`[client] ${msg}`);
+}
+
+// ------------------------------------------------------------------ settings
+
+/** The settings mirrored to the server (initializationOptions and section "shapesense"). */
+function serverSettings(scope?: vscode.Uri) {
+  const c = vscode.workspace.getConfiguration('shapesense', scope);
+  return {
+    enable: c.get<boolean>('enable', true),
+    annotationStyle: c.get<string>('annotationStyle', 'jaxtyping'),
+    inlayHints: c.get<boolean>('inlayHints', true),
+    conditionalSeverity: c.get<string>('conditionalSeverity', 'warning'),
+    solverTimeoutMs: c.get<number>('solverTimeoutMs', 500),
+    debounceMs: c.get<number>('debounceMs', 250),
+  };
+}
+
+function isEnabled(uri: vscode.Uri): boolean {
+  return vscode.workspace.getConfiguration('shapesense', uri).get<boolean>('enable', true);
+}
+
+function inlayHintsEnabled(uri: vscode.Uri): boolean {
+  const c = vscode.workspace.getConfiguration('shapesense', uri);
+  return c.get<boolean>('enable', true) && c.get<boolean>('inlayHints', true);
+}
+
+// ------------------------------------------------------------------ notifications
+
+function notifyError(message: string, offerRestart = false): void {
+  const buttons = ['Open Settings', 'Show Output'];
+  if (offerRestart) buttons.push('Restart Server');
+  void vscode.window.showErrorMessage(message, ...buttons).then((choice) => {
+    if (choice === 'Open Settings') {
+      void vscode.commands.executeCommand('workbench.action.openSettings', 'shapesense.interpreter');
+    } else if (choice === 'Show Output') {
+      output.show(true);
+    } else if (choice === 'Restart Server') {
+      void vscode.commands.executeCommand('shapesense.restartServer');
+    }
+  });
+}
+
+// ------------------------------------------------------------------ analysing state
+
+function markPending(uri: vscode.Uri): void {
+  if (!isEnabled(uri)) return;
+  pending.set(uri.toString(), Date.now());
+  refreshPhase();
+}
+
+function refreshPhase(): void {
+  if (!client || (status.current !== 'ready' && status.current !== 'analysing')) return;
+  const now = Date.now();
+  for (const [k, t] of pending) if (now - t > ANALYSIS_STALE_MS) pending.delete(k);
+  status.set(pending.size > 0 ? 'analysing' : 'ready');
+}
+
+// ------------------------------------------------------------------ crash handling
+
+class RestartingErrorHandler implements ErrorHandler {
+  error(_error: Error, _message: Message | undefined, count: number | undefined): ErrorHandlerResult {
+    // a few broken messages: keep going; a stream of them: shut the connection down
+    if (count !== undefined && count <= 3) return { action: ErrorAction.Continue, handled: true };
+    return { action: ErrorAction.Shutdown, handled: true };
+  }
+
+  closed(): CloseHandlerResult {
+    if (stopping) return { action: CloseAction.DoNotRestart, handled: true };
+    const now = Date.now();
+    while (crashTimes.length > 0 && now - crashTimes[0] > RESTART_WINDOW_MS) crashTimes.shift();
+    pending.clear();
+    if (crashTimes.length < MAX_RESTARTS) {
+      crashTimes.push(now);
+      const msg = `The ShapeSense server stopped unexpectedly; restarting it (${crashTimes.length}/${MAX_RESTARTS}).`;
+      log(msg);
+      status.set('starting', msg);
+      void vscode.window.showWarningMessage(msg, 'Show Output').then((c) => {
+        if (c) output.show(true);
+      });
+      return { action: CloseAction.Restart, handled: true };
+    }
+    const msg =
+      `The ShapeSense server crashed ${MAX_RESTARTS + 1} times in 3 minutes and will not be ` +
+      'restarted automatically. See the output for its last messages.';
+    log(msg);
+    status.set('error', msg);
+    notifyError(msg, true);
+    return { action: CloseAction.DoNotRestart, handled: true };
+  }
+}
+
+// ------------------------------------------------------------------ the client
+
+function makeClient(interp: Interpreter): LanguageClient {
+  const [command, ...pre] = interp.command;
+  const folder = firstFolder();
+  const serverOptions: ServerOptions = {
+    command,
+    // vscode-languageclient appends --stdio for TransportKind.stdio
+    args: [...pre, '-m', 'shapesense', 'serve'],
+    transport: TransportKind.stdio,
+    options: {
+      cwd: folder?.uri.fsPath,
+      env: { ...process.env, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' },
+    },
+  };
+
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', language: 'python' },
+      { scheme: 'untitled', language: 'python' },
+    ],
+    outputChannel: output,
+    revealOutputChannelOn: RevealOutputChannelOn.Never,
+    initializationOptions: serverSettings(folder?.uri),
+    // sends workspace/didChangeConfiguration when any `shapesense.*` setting changes;
+    // workspace/configuration requests for section "shapesense" are answered per scopeUri
+    synchronize: { configurationSection: 'shapesense' },
+    errorHandler: new RestartingErrorHandler(),
+    initializationFailedHandler: (error) => {
+      log(`Server initialisation failed: ${error}`);
+      return false;
+    },
+    middleware: {
+      didOpen: (doc, next) => {
+        markPending(doc.uri);
+        return next(doc);
+      },
+      didChange: (event, next) => {
+        if (event.contentChanges.length > 0) markPending(event.document.uri);
+        return next(event);
+      },
+      handleDiagnostics: (uri, diagnostics, next) => {
+        lastDiagnostics.set(uri.toString(), { uri, diagnostics });
+        pending.delete(uri.toString());
+        refreshPhase();
+        next(uri, isEnabled(uri) ? diagnostics : []);
+      },
+      provideHover: (doc, pos, token, next) => (isEnabled(doc.uri) ? next(doc, pos, token) : null),
+      provideCodeActions: (doc, range, ctx, token, next) =>
+        isEnabled(doc.uri) ? next(doc, range, ctx, token) : [],
+      provideInlayHints: (doc, range, token, next) =>
+        inlayHintsEnabled(doc.uri) ? next(doc, range, token) : [],
+    },
+  };
+
+  const c = new LanguageClient(CLIENT_ID, 'ShapeSense', serverOptions, clientOptions);
+  c.onDidChangeState((e) => {
+    log(`client state: ${State[e.oldState]} -> ${State[e.newState]}`);
+    if (e.newState === State.Running) {
+      crashTimes.length === 0 || log('server is running again');
+      status.set('ready', `Python: ${interp.command.join(' ')}`);
+      refreshPhase();
+    } else if (e.newState === State.Starting) {
+      status.set('starting');
+    }
+  });
+  return c;
+}
+
+async function startServer(): Promise<void> {
+  stopping = false;
+  status.set('starting', '');
+  const interp = await resolveInterpreter(log);
+  interpreter = interp;
+  log(`interpreter (${interp.source}): ${interp.command.join(' ')}`);
+  const check = await checkInterpreter(interp, firstFolder()?.uri.fsPath);
+  if (!check.ok) {
+    log(`cannot start the server: ${check.problem}`);
+    if (check.detail) log(check.detail);
+    status.set('error', check.problem ?? 'cannot start');
+    notifyError(check.problem ?? 'The ShapeSense server cannot start.');
+    return;
+  }
+  log(`Python ${check.pythonVersion}, shapesense ${check.serverVersion || '?'}; starting ` +
+    `"${interp.command.join(' ')} -m shapesense serve --stdio"`);
+  const c = makeClient(interp);
+  client = c;
+  try {
+    await c.start();
+    const info = c.initializeResult?.serverInfo;
+    log(`server ready: ${info?.name ?? 'shapesense'} ${info?.version ?? ''}`.trim());
+  } catch (e) {
+    const msg = `The ShapeSense server failed to start: ${e instanceof Error ? e.message : e}`;
+    log(msg);
+    status.set('error', msg);
+    notifyError(msg, true);
+    client = undefined;
+    try {
+      await c.dispose();
+    } catch {
+      /* already dead */
+    }
+  }
+}
+
+async function stopServer(): Promise<void> {
+  const c = client;
+  client = undefined;
+  pending.clear();
+  if (!c) return;
+  stopping = true;
+  try {
+    if (c.isRunning()) await c.stop(5000);
+    await c.dispose();
+  } catch (e) {
+    log(`error while stopping the server: ${e}`);
+  }
+  stopping = false;
+  status.set('stopped');
+}
+
+function queue(step: () => Promise<void>): Promise<void> {
+  lifecycle = lifecycle.then(step, step).catch((e) => log(`lifecycle error: ${e}`));
+  return lifecycle;
+}
+
+function restart(reason: string): Promise<void> {
+  return queue(async () => {
+    log(`restarting the server (${reason})`);
+    crashTimes.length = 0;
+    await stopServer();
+    await startServer();
+  });
+}
+
+// ------------------------------------------------------------------ commands
+
+async function annotateCurrentFile(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.languageId !== 'python') {
+    void vscode.window.showInformationMessage('ShapeSense: open a Python file to annotate.');
+    return;
+  }
+  if (!client || !client.isRunning()) {
+    notifyError('The ShapeSense server is not running.', true);
+    return;
+  }
+  const doc = editor.document;
+  const whole = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
+  // code actions of kind refactor.rewrite over the whole file (only: ["refactor.rewrite"])
+  const actions =
+    (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
+      'vscode.executeCodeActionProvider',
+      doc.uri,
+      whole,
+      vscode.CodeActionKind.RefactorRewrite.value,
+      20,
+    )) ?? [];
+  const annotate = actions.find((a) => a.title.startsWith('Annotate all'));
+  if (annotate) {
+    if ('edit' in annotate || 'kind' in annotate || 'diagnostics' in annotate) {
+      const action = annotate as vscode.CodeAction;
+      if (action.edit) await vscode.workspace.applyEdit(action.edit);
+      if (action.command) {
+        await vscode.commands.executeCommand(action.command.command, ...(action.command.arguments ?? []));
+      }
+    } else {
+      const cmd = annotate as vscode.Command;
+      await vscode.commands.executeCommand(cmd.command, ...(cmd.arguments ?? []));
+    }
+    log(`applied "${annotate.title}"`);
+    return;
+  }
+  // fallback: a server-side command, if the server offers one
+  const cmds = client.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
+  if (cmds.includes('shapesense.annotateFile')) {
+    await client.sendRequest(ExecuteCommandRequest.type, {
+      command: 'shapesense.annotateFile',
+      arguments: [doc.uri.toString()],
+    });
+    return;
+  }
+  void vscode.window.showInformationMessage('ShapeSense: no tensor shapes to annotate in this file.');
+}
+
+// ------------------------------------------------------------------ activation
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  output = vscode.window.createOutputChannel('ShapeSense', { log: true });
+  status = new StatusItem();
+  context.subscriptions.push(output, status);
+  log(`ShapeSense extension ${context.extension.packageJSON.version} activating ` +
+    `(VS Code ${vscode.version})`);
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('shapesense.restartServer', () => restart('command')),
+    vscode.commands.registerCommand('shapesense.showOutput', () => output.show(true)),
+    vscode.commands.registerCommand('shapesense.annotateCurrentFile', annotateCurrentFile),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('shapesense.interpreter')) {
+        void restart('shapesense.interpreter changed');
+        return;
+      }
+      if (e.affectsConfiguration('shapesense.enable')) {
+        // re-show or hide the diagnostics already received; the server is told as well
+        for (const { uri, diagnostics } of lastDiagnostics.values()) {
+          client?.diagnostics?.set(uri, isEnabled(uri) ? diagnostics : []);
+        }
+      }
+      if (e.affectsConfiguration('shapesense.enable') || e.affectsConfiguration('shapesense.inlayHints')) {
+        // make VS Code ask for inlay hints again (the middleware filters them by setting)
+        try {
+          const feature = client?.getFeature(InlayHintRequest.method);
+          const seen = new Set<unknown>();
+          for (const ed of vscode.window.visibleTextEditors) {
+            const p = feature?.getProvider(ed.document);
+            if (p && !seen.has(p)) {
+              seen.add(p);
+              p.onDidChangeInlayHints.fire();
+            }
+          }
+        } catch (err) {
+          log(`could not refresh inlay hints: ${err}`);
+        }
+      }
+    }),
+    { dispose: () => void stopServer() },
+  );
+  const pyListener = await onPythonInterpreterChange(() => {
+    if (interpreter?.source !== 'setting') void restart('Python extension interpreter changed');
+  });
+  if (pyListener) context.subscriptions.push(pyListener);
+
+  // a stale "analysing" state (no diagnostics came back) must not spin forever
+  const timer = setInterval(refreshPhase, 5000);
+  context.subscriptions.push({ dispose: () => clearInterval(timer) });
+
+  await queue(startServer);
+}
+
+export function deactivate(): Thenable<void> | undefined {
+  return stopServer();
+}
