@@ -1,4 +1,4 @@
-"""The analysis host: the files it knows, their parse trees, and memoized results.
+"""The analysis host: the files it knows, their parse trees, IR units and memoized results.
 
 The server (or the CLI) owns one host, feeds it file texts and asks for results:
 
@@ -7,33 +7,187 @@ The server (or the CLI) owns one host, feeds it file texts and asks for results:
     result = host.analyze("/abs/model.py")      # -> FileAnalysis
     host.query_log                                # what the last analyses recomputed
 
+Pipeline of one `analyze`: diff-parse the changed file (syntax), lower only the defs whose
+text changed (lower, cached per def), run the module's top level with memoized calls
+(infer: an entry is reused while its dependencies give the same results), then turn the
+live entries into plain results (ide).
+
 Not thread-safe: use it from one thread (parso trees mutate, z3 contexts are not shared).
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
+from . import ops  # noqa: F401 - registers every op spec
+from . import solver
+from .infer import Engine
+from .lower import lower_module
 from .results import FileAnalysis
+from .syntax import SyntaxTree
+
+_KEEP_RUNS = 3  # memo entries unused for this many runs are dropped
 
 
 @dataclass(frozen=True)
 class EngineSettings:
     solver_timeout_ms: int = 500
     annotation_style: str = "jaxtyping"  # "jaxtyping" | "comment" | "assert"
+    verify_fixes: bool = True
+
+
+class _FileState:
+    def __init__(self):
+        self.text: str | None = None
+        self.tree = SyntaxTree()
+        self.units: dict = {}
+        self.lower_cache: dict = {}
+        self.units_text: str | None = None
 
 
 class AnalysisHost:
     def __init__(self, settings: EngineSettings | None = None, workspace_root: str | None = None):
         self.settings = settings or EngineSettings()
         self.workspace_root = workspace_root
-        self.texts: dict[str, str] = {}
+        self.files: dict[str, _FileState] = {}
+        self.memo: dict = {}
+        self.run_id = 0
         self.query_log: list[str] = []
+        self._results: dict = {}  # path -> (revision key, FileAnalysis)
+        self._revision = 0
 
+    # -- files ----------------------------------------------------------------------------
     def set_file(self, path: str, text: str) -> None:
-        self.texts[path] = text
+        state = self.files.setdefault(path, _FileState())
+        if state.text != text:
+            state.text = text
+            self._revision += 1
 
     def remove_file(self, path: str) -> None:
-        self.texts.pop(path, None)
+        if self.files.pop(path, None) is not None:
+            self._revision += 1
 
+    def has_file(self, path: str) -> bool:
+        return path in self.files
+
+    def text(self, path: str) -> str | None:
+        state = self.files.get(path)
+        return state.text if state else None
+
+    # -- the program as the engine sees it --------------------------------------------------
+    def units(self, path: str) -> dict:
+        state = self.files.get(path)
+        if state is None:
+            if not self._load_from_disk(path):
+                return {}
+            state = self.files[path]
+        if state.units_text != state.text:
+            try:
+                module = state.tree.update(state.text, self.query_log)
+                state.units = lower_module(module, state.lower_cache, self.query_log)
+            except RecursionError:
+                state.units = {}
+            state.units_text = state.text
+        return state.units
+
+    def unit(self, path: str, key: str):
+        return self.units(path).get(key)
+
+    def resolve_module(self, from_path: str, dotted: str, level: int) -> str | None:
+        """A workspace file for an import, or None (external or not found)."""
+        if not dotted and level == 0:
+            return None
+        base_dirs = []
+        if level > 0:
+            d = os.path.dirname(from_path)
+            for _ in range(level - 1):
+                d = os.path.dirname(d)
+            base_dirs.append(d)
+        else:
+            base_dirs.append(os.path.dirname(from_path))
+            if self.workspace_root:
+                base_dirs.append(self.workspace_root)
+        rel = dotted.replace(".", os.sep) if dotted else ""
+        for d in base_dirs:
+            for cand in (os.path.join(d, rel + ".py"), os.path.join(d, rel, "__init__.py")):
+                cand = os.path.normpath(cand)
+                if cand == from_path:
+                    continue
+                if cand in self.files or os.path.isfile(cand):
+                    return cand
+        return None
+
+    def _load_from_disk(self, path: str) -> bool:
+        try:
+            if os.path.getsize(path) > 2_000_000:
+                return False
+            with open(path, encoding="utf-8", errors="replace") as f:
+                self.set_file(path, f.read())
+            return True
+        except OSError:
+            return False
+
+    # -- analysis -------------------------------------------------------------------------
     def analyze(self, path: str) -> FileAnalysis:
-        raise NotImplementedError("engine is being written")
+        """Shapes and diagnostics of one file (a file the host does not know: empty)."""
+        if path not in self.files:
+            return FileAnalysis(path)
+        cached = self._results.get(path)
+        if cached is not None and cached[0] == self._revision:
+            return cached[1]
+        try:
+            result = self._analyze(path)
+        except RecursionError:
+            result = FileAnalysis(path)
+        self._results[path] = (self._revision, result)
+        return result
+
+    def _analyze(self, path: str) -> FileAnalysis:
+        from .ide import build_file_analysis
+
+        self.run_id += 1
+        solver.SOLVE_LOG.clear()
+        engine = Engine(self, self.memo, self.run_id, self.query_log,
+                        self.settings.solver_timeout_ms)
+        self.units(path)
+        engine.run_module(path, as_main=True)
+        engine.run_uncalled(path)
+        self.query_log.extend(f"solve:{c}" for c in solver.SOLVE_LOG)
+        self._prune()
+        result = build_file_analysis(self, engine, path)
+        if self.settings.verify_fixes:
+            result = _verified(self, path, result)
+        return result
+
+    def _prune(self):
+        cutoff = self.run_id - _KEEP_RUNS
+        for key in [k for k, e in self.memo.items() if e.last_run < cutoff or e.stale]:
+            del self.memo[key]
+
+    def clear_log(self) -> None:
+        self.query_log.clear()
+
+
+def _verified(host: AnalysisHost, path: str, result: FileAnalysis) -> FileAnalysis:
+    """Keep only repairs that the engine confirms: after the edit, that error is gone."""
+    from dataclasses import replace
+
+    from .ide import apply_edits
+
+    text = host.text(path) or ""
+    diagnostics = []
+    for d in result.diagnostics:
+        good = []
+        for fix in d.fixes[:2]:
+            new_text = apply_edits(text, fix.edits)
+            probe = AnalysisHost(EngineSettings(host.settings.solver_timeout_ms, host.settings.annotation_style,
+                                                verify_fixes=False), host.workspace_root)
+            probe.set_file(path, new_text)
+            after = probe.analyze(path)
+            still = [x for x in after.diagnostics if x.span.start[0] == d.span.start[0] and x.code == d.code
+                     and x.severity == "error"]
+            if not still:
+                good.append(fix)
+        diagnostics.append(replace(d, fixes=tuple(good)))
+    result.diagnostics = diagnostics
+    return result

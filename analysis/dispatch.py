@@ -1,0 +1,555 @@
+"""Calls, attributes, operators and subscripts on values the interpreter does not own:
+torch functions and tensor methods (through the op spec registry), Python builtins, and
+methods of lists, dicts and nn modules.
+"""
+from __future__ import annotations
+
+from . import shapes as S
+from . import solver
+from .ops.spec import (REGISTRY, Dtype, OpContext, ShapeError, TensorValue, Unknowable,
+                       run_spec)
+from .shapes import UNKNOWN
+from .values import (BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance, ListVal,
+                     NNModule, Ref, SliceVal, is_tensor)
+from . import pybuiltins
+
+_DTYPES = {"float32": "float32", "float": "float32", "float64": "float64", "double": "float64",
+           "float16": "float16", "half": "float16", "bfloat16": "bfloat16", "int64": "int64",
+           "long": "int64", "int32": "int32", "int": "int32", "int16": "int16", "short": "int16",
+           "int8": "int8", "uint8": "uint8", "bool": "bool", "complex64": "complex64"}
+
+
+# =========================================================================================
+# Spec-level conversion
+# =========================================================================================
+def to_spec(v):
+    if isinstance(v, (TensorValue, Dtype)) or v is None or v is UNKNOWN or v is Ellipsis:
+        return v
+    if isinstance(v, (bool, int, float, str, S.Expr)):
+        return v
+    if isinstance(v, ListVal):
+        items = [to_spec(x) for x in v.items]
+        return items if v.kind == "list" else tuple(items)
+    if isinstance(v, DictVal):
+        return {k: to_spec(x) for k, x in v.items.items()}
+    if isinstance(v, SliceVal):
+        return slice(to_spec(v.start), to_spec(v.stop), to_spec(v.step))
+    return UNKNOWN
+
+
+def from_spec(r):
+    if isinstance(r, tuple):
+        return ListVal([from_spec(x) for x in r], "tuple")
+    if isinstance(r, list):
+        return ListVal([from_spec(x) for x in r], "list")
+    if isinstance(r, dict):
+        return DictVal({k: from_spec(x) for k, x in r.items()})
+    return r
+
+
+def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
+    """Run a spec at a call site: errors and warnings become diagnostics there."""
+    frame = site[0] if site else (engine.stack[-1] if engine.stack else None)
+
+    def checker(cond):
+        if frame is None:
+            return "unknown", "", ()
+        verdict, cex, core = solver.check(frame.assumptions, cond, engine.timeout_ms)
+        if verdict == "contingent" and not cond.symbols() <= frame.hard_syms:
+            # Symbols the user never declared (from unknown inputs) only give errors.
+            verdict = "soft"
+        return verdict, cex, core
+
+    ctx = OpContext(op_name=spec.name, checker=checker)
+    s_args = [to_spec(a) for a in args]
+    s_kwargs = {k: to_spec(v) for k, v in kwargs.items()}
+    try:
+        if forward:
+            bound = spec.forward.signature.bind(*s_args, **s_kwargs)
+            out = spec.forward.fn(ctx, module.attrs, *bound.args, **bound.kwargs)
+        else:
+            out = run_spec(spec, ctx, s_args, s_kwargs)
+    except ShapeError as e:
+        _report_error(engine, site, e, args, module)
+        return UNKNOWN
+    except (Unknowable, TypeError):
+        return UNKNOWN
+    except (ArithmeticError, ValueError, IndexError, KeyError, AttributeError, RecursionError):
+        return UNKNOWN
+    if frame is not None:
+        for w in ctx.warnings:
+            message = f"{w.message} (requires {w.condition}; fails for example when {w.counterexample})"
+            engine.report(site, "warning", w.code, message, _related(engine, site, args, module))
+        for cond in ctx.assumed:
+            frame.assumptions.append((cond, ((frame.path, frame.unit.key), site[1].nid) if site else None))
+        # Conditions the solver could not refute but did not warn about are assumed too:
+        # later uses that contradict them are must-fail errors.
+    return from_spec(out)
+
+
+def _report_error(engine, site, e: ShapeError, args, module):
+    related = list(_related(engine, site, args, module))
+    for origin in e.core:
+        if origin:
+            related.append((origin[0], origin[1], "the shape was constrained here"))
+    repair = None
+    if e.repair and module is not None:
+        for param, value in e.repair.items():
+            where = module.arg_sites.get(param)
+            if where is not None and isinstance(value, int):
+                repair = (where[0], where[1], str(value), f"Set {param} to {value}")
+                break
+    engine.report(site, "error", e.code, e.message, tuple(related), repair)
+
+
+def _related(engine, site, args, module):
+    out = []
+    if site is None:
+        return ()
+    frame, node = site
+    exprs = [a.value for a in getattr(node, "args", ())]
+    func = getattr(node, "func", None)
+    if len(args) == len(exprs) + 1 and func is not None and hasattr(func, "obj"):
+        exprs = [func.obj] + exprs  # a method call: the receiver is the first operand
+    elif hasattr(node, "left") and len(args) == 2:
+        exprs = [node.left, node.right]
+    tensors = [(e, v) for e, v in zip(exprs, args) if is_tensor(v) and v.shape is not None]
+    for e, v in tensors[:3]:
+        out.append(((frame.path, frame.unit.key), e.nid, f"{{text}}: {v.text()}"))
+    if module is not None and module.site is not None:
+        out.append((module.site[0], module.site[1], f"{module.name.rsplit('.', 1)[-1]} defined here"))
+    return tuple(out)
+
+
+# =========================================================================================
+# Calls
+# =========================================================================================
+def call_external(engine, func, args, kwargs, site):
+    if isinstance(func, BoundRef):
+        return _call_bound(engine, func, args, kwargs, site)
+    name = func.name
+    spec = REGISTRY.get(name)
+    if spec is not None:
+        if spec.kind == "module":
+            from .nnmodules import construct_module
+            return construct_module(engine, spec, args, kwargs, site)
+        if spec.kind == "function":
+            return run_op(engine, spec, args, kwargs, site)
+    if name.startswith(("builtins.", "math.", "collections.", "numpy.", "copy.", "functools.")):
+        if name == "builtins.super":
+            return _super(engine, site)
+        return pybuiltins.call_builtin(engine, name, args, kwargs, site)
+    from .nnmodules import CONTAINERS, make_container
+    if name in CONTAINERS:
+        return make_container(engine, name, args, kwargs)
+    if name in _PASSTHROUGH:
+        return args[0] if args else UNKNOWN
+    if name == "torch.Size":
+        items = engine.iterate(None, args[0]) if args else []
+        return ListVal(items, "size") if items is not None else UNKNOWN
+    if name in ("dataclasses.field",):
+        return kwargs.get("default", UNKNOWN)
+    if name.startswith("torch") and name not in _SILENT:
+        engine.note_unknown_op(name)
+    return UNKNOWN
+
+
+_PASSTHROUGH = {"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.jit.script",
+                "torch.compile", "torch.autograd.Variable", "torch.nn.utils.weight_norm",
+                "torch.nn.utils.spectral_norm", "torch.nn.utils.parametrizations.weight_norm",
+                "typing.cast", "dataclasses.dataclass", "functools.wraps", "torch.no_grad",
+                "torch.jit.ignore", "torch.jit.unused"}
+_SILENT = {"torch.manual_seed", "torch.set_grad_enabled", "torch.device", "torch.inference_mode",
+           "torch.enable_grad", "torch.is_tensor", "torch.cuda.is_available", "torch.save",
+           "torch.load", "torch.set_printoptions", "torch.use_deterministic_algorithms",
+           "torch.get_default_dtype", "torch.set_default_dtype", "torch.Generator"}
+
+
+class SuperVal:
+    def __init__(self, inst, cls_qualname):
+        self.inst = inst
+        self.cls_qualname = cls_qualname
+
+
+def _super(engine, site):
+    frame = site[0] if site else None
+    if frame is None:
+        return UNKNOWN
+    key = frame.unit.key
+    cls_name = key.rsplit(".", 1)[0] if "." in key else None
+    env_self = None
+    # `self` is the first parameter of the current method.
+    params = getattr(frame.unit, "params", ())
+    if params:
+        env_self = _frame_first_arg(engine, frame, params[0].name)
+    if env_self is None or cls_name is None:
+        return UNKNOWN
+    return SuperVal(env_self, cls_name)
+
+
+def _frame_first_arg(engine, frame, name):
+    return getattr(frame, "bound_args", {}).get(name)
+
+
+def super_attr(engine, sup: SuperVal, name):
+    inst = sup.inst
+    if not isinstance(inst, Instance):
+        return UNKNOWN
+    mro = inst.cls.mro()
+    after = False
+    for c in mro:
+        if after:
+            v = c.attrs.get(name)
+            if isinstance(v, FunctionVal):
+                from .values import BoundMethod
+                return BoundMethod(v, inst)
+            if v is not None:
+                return v
+        if c.qualname == sup.cls_qualname:
+            after = True
+    if name == "__init__":
+        return BoundRef("Module.__super_init__", inst)
+    if name == "forward":
+        return BoundRef("Module.__super_forward__", inst)
+    return UNKNOWN
+
+
+def _call_bound(engine, func: BoundRef, args, kwargs, site):
+    obj = func.self_value
+    name = func.name
+    if is_tensor(obj):
+        spec = REGISTRY.get("Tensor." + name)
+        if spec is not None and spec.kind == "function":
+            return run_op(engine, spec, [obj] + list(args), kwargs, site)
+        engine.note_unknown_op("Tensor." + name)
+        return UNKNOWN
+    if isinstance(obj, ListVal):
+        return _list_method(engine, obj, name, args, kwargs)
+    if isinstance(obj, DictVal):
+        return _dict_method(engine, obj, name, args, kwargs)
+    if isinstance(obj, str):
+        return _str_method(obj, name, args)
+    from .nnmodules import container_method, module_method
+    if isinstance(obj, Container):
+        return container_method(engine, obj, name, args, kwargs, site)
+    if isinstance(obj, (Instance, NNModule)):
+        return module_method(engine, obj, name, args, kwargs, site)
+    return UNKNOWN
+
+
+def _list_method(engine, obj, name, args, kwargs):
+    if name in ("append", "extend", "insert", "pop", "clear", "remove", "reverse", "sort"):
+        engine._mutated(obj)
+    if name == "append":
+        obj.items.append(args[0])
+        return None
+    if name == "extend":
+        items = engine.iterate(None, args[0])
+        if items is None:
+            obj.items.append(UNKNOWN)
+            obj.kind = "list"
+        else:
+            obj.items.extend(items)
+        return None
+    if name == "insert" and isinstance(args[0], int):
+        obj.items.insert(args[0], args[1])
+        return None
+    if name == "pop":
+        if obj.items:
+            return obj.items.pop(args[0] if args and isinstance(args[0], int) else -1)
+        return UNKNOWN
+    if name == "index" and args and args[0] in obj.items:
+        return obj.items.index(args[0])
+    if name == "count":
+        return UNKNOWN
+    if name == "copy":
+        return engine.new_obj(ListVal(list(obj.items), obj.kind))
+    return UNKNOWN
+
+
+def _dict_method(engine, obj, name, args, kwargs):
+    unknown = getattr(obj, "unknown", False)
+    if name == "get":
+        key = args[0]
+        if key in obj.items:
+            return obj.items[key]
+        return UNKNOWN if unknown else (args[1] if len(args) > 1 else None)
+    if name == "keys" and not unknown:
+        return ListVal(list(obj.items.keys()), "tuple")
+    if name == "values" and not unknown:
+        return ListVal(list(obj.items.values()), "tuple")
+    if name == "items" and not unknown:
+        return ListVal([ListVal([k, v], "tuple") for k, v in obj.items.items()], "tuple")
+    if name in ("update", "setdefault", "pop"):
+        engine._mutated(obj)
+        if name == "update" and args and isinstance(args[0], DictVal):
+            obj.items.update(args[0].items)
+            obj.items.update(kwargs)
+            return None
+        if name == "update":
+            obj.items.update(kwargs)
+            return None
+        if name == "setdefault":
+            return obj.items.setdefault(args[0], args[1] if len(args) > 1 else None)
+        if name == "pop":
+            return obj.items.pop(args[0], args[1] if len(args) > 1 else UNKNOWN)
+    return UNKNOWN
+
+
+def _str_method(s, name, args):
+    if name in ("lower", "upper", "strip") and not args:
+        return getattr(s, name)()
+    if name in ("startswith", "endswith") and args and isinstance(args[0], str):
+        return getattr(s, name)(args[0])
+    return UNKNOWN
+
+
+# =========================================================================================
+# Attributes
+# =========================================================================================
+def external_attr(engine, obj, name, inst):
+    if is_tensor(obj):
+        spec = REGISTRY.get("Tensor." + name)
+        if spec is not None and spec.kind == "attr":
+            return run_op(engine, spec, [obj], {}, None)
+        if name in ("data", "grad"):
+            return obj
+        if name in ("device", "requires_grad", "is_cuda", "layout", "grad_fn", "names"):
+            return UNKNOWN
+        return BoundRef(name, obj)
+    if isinstance(obj, Ref):
+        full = obj.name + "." + name
+        if obj.name == "torch" and name in _DTYPES:
+            return Dtype(_DTYPES[name])
+        if full in pybuiltins.MATH_CONSTANTS:
+            return pybuiltins.MATH_CONSTANTS[full]
+        if inst is not None:
+            if name == "training":
+                return True
+            return BoundRef(name, inst)
+        return Ref(full)
+    if isinstance(obj, SuperVal):
+        return super_attr(engine, obj, name)
+    from .nnmodules import container_attr, nn_attr
+    if isinstance(obj, NNModule):
+        return nn_attr(engine, obj, name)
+    if isinstance(obj, Container):
+        return container_attr(engine, obj, name)
+    if isinstance(obj, (ListVal, DictVal, str)):
+        return BoundRef(name, obj)
+    return UNKNOWN
+
+
+# =========================================================================================
+# Subscripts
+# =========================================================================================
+def subscript_value(engine, obj, index, site):
+    if is_tensor(obj):
+        spec = REGISTRY.get("Tensor.__getitem__")
+        if spec is None:
+            return UNKNOWN
+        return run_op(engine, spec, [obj, index], {}, site)
+    if isinstance(obj, ListVal):
+        if isinstance(index, int) and not isinstance(index, bool):
+            n = len(obj.items)
+            if -n <= index < n:
+                return obj.items[index]
+            return UNKNOWN
+        if isinstance(index, SliceVal):
+            parts = (index.start, index.stop, index.step)
+            if all(p is None or (isinstance(p, int) and not isinstance(p, S.Expr)) for p in parts):
+                return ListVal(obj.items[slice(*parts)], obj.kind if obj.kind != "size" else "size")
+        return UNKNOWN
+    if isinstance(obj, DictVal):
+        try:
+            return obj.items.get(index, UNKNOWN)
+        except TypeError:
+            return UNKNOWN
+    if isinstance(obj, Instance) and isinstance(obj.attrs.get("__container__"), Container):
+        obj = obj.attrs["__container__"]
+    if isinstance(obj, Container):
+        from .nnmodules import container_item
+        return container_item(engine, obj, index)
+    if isinstance(obj, str) and isinstance(index, int):
+        try:
+            return obj[index]
+        except IndexError:
+            return UNKNOWN
+    return UNKNOWN
+
+
+# =========================================================================================
+# Operators
+# =========================================================================================
+_DUNDERS = {"+": ("__add__", "__radd__"), "-": ("__sub__", "__rsub__"),
+            "*": ("__mul__", "__rmul__"), "/": ("__truediv__", "__rtruediv__"),
+            "//": ("__floordiv__", None), "%": ("__mod__", None), "**": ("__pow__", "__rpow__"),
+            "@": ("__matmul__", "__rmatmul__"), "&": ("__and__", "__and__"),
+            "|": ("__or__", "__or__"), "^": ("__xor__", "__xor__")}
+
+
+def _is_int(v):
+    return isinstance(v, (int, S.Expr))
+
+
+def binary_op(engine, op, a, b, site, inplace=False):
+    if is_tensor(a) or is_tensor(b):
+        left, right = _DUNDERS.get(op, (None, None))
+        if is_tensor(a) and left:
+            spec = REGISTRY.get("Tensor." + left)
+            if spec is not None:
+                return run_op(engine, spec, [a, b], {}, site)
+        if is_tensor(b) and right:
+            spec = REGISTRY.get("Tensor." + right)
+            if spec is not None:
+                return run_op(engine, spec, [b, a], {}, site)
+        return UNKNOWN
+    if a is UNKNOWN or b is UNKNOWN:
+        return UNKNOWN
+    if _is_int(a) and _is_int(b):
+        if op == "+":
+            return S.add(a, b)
+        if op == "-":
+            return S.sub(a, b)
+        if op == "*":
+            return S.mul(a, b)
+        if op == "//":
+            return S.floordiv(a, b)
+        if op == "%":
+            return S.mod(a, b)
+        if isinstance(a, int) and isinstance(b, int):
+            try:
+                return _py_binop(op, a, b)
+            except (ZeroDivisionError, ValueError, OverflowError):
+                return UNKNOWN
+        if op == "/":
+            q = S.floordiv(a, b)
+            if S.mul(q, b) == a:
+                return _FloatDim(q)
+        return UNKNOWN
+    if isinstance(a, _FloatDim):
+        a = a.dim
+    if isinstance(b, _FloatDim):
+        b = b.dim
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, S.Expr) and not isinstance(b, S.Expr):
+        try:
+            return _py_binop(op, a, b)
+        except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+            return UNKNOWN
+    if isinstance(a, str) and isinstance(b, str) and op == "+":
+        return a + b
+    if isinstance(a, ListVal) and isinstance(b, ListVal) and op == "+":
+        kind = "list" if a.kind == "list" else "tuple"
+        return ListVal(a.items + b.items, kind)
+    if isinstance(a, ListVal) and isinstance(b, int) and not isinstance(b, S.Expr) and op == "*" and b < 10000:
+        return ListVal(a.items * b, a.kind)
+    if isinstance(b, ListVal) and isinstance(a, int) and not isinstance(a, S.Expr) and op == "*" and a < 10000:
+        return ListVal(b.items * a, b.kind)
+    return UNKNOWN
+
+
+class _FloatDim:
+    """An integer-valued true division of dims (`C / n_head` when it divides exactly)."""
+
+    def __init__(self, dim):
+        self.dim = dim
+
+
+def _py_binop(op, a, b):
+    if op == "**" and isinstance(b, int) and abs(b) > 64:
+        raise OverflowError
+    return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a / b,
+            "//": lambda: a // b, "%": lambda: a % b, "**": lambda: a ** b,
+            "<<": lambda: a << b, ">>": lambda: a >> b, "&": lambda: a & b, "|": lambda: a | b,
+            "^": lambda: a ^ b}[op]()
+
+
+def unary_op(engine, op, a, site):
+    if is_tensor(a):
+        name = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}.get(op)
+        spec = REGISTRY.get("Tensor." + name) if name else None
+        return run_op(engine, spec, [a], {}, site) if spec else a
+    if _is_int(a):
+        return S.mul(a, -1) if op == "-" else (a if op == "+" else (~a if isinstance(a, int) else UNKNOWN))
+    if isinstance(a, float):
+        return -a if op == "-" else a
+    return UNKNOWN
+
+
+_CMP_DUNDER = {"==": "__eq__", "!=": "__ne__", "<": "__lt__", "<=": "__le__", ">": "__gt__",
+               ">=": "__ge__"}
+
+
+def compare_values(engine, op, a, b, site):
+    if op in ("is", "is not"):
+        r = _identity(a, b)
+        if r is UNKNOWN:
+            return UNKNOWN
+        return r if op == "is" else not r
+    if op in ("in", "not in"):
+        r = _contains(engine, b, a)
+        if r is UNKNOWN:
+            return UNKNOWN
+        return r if op == "in" else not r
+    if is_tensor(a) or is_tensor(b):
+        t, other = (a, b) if is_tensor(a) else (b, a)
+        spec = REGISTRY.get("Tensor." + _CMP_DUNDER.get(op, ""))
+        if spec is None:
+            return UNKNOWN
+        return run_op(engine, spec, [t, other], {}, site)
+    if a is UNKNOWN or b is UNKNOWN:
+        return UNKNOWN
+    if _is_int(a) and _is_int(b):
+        return {"==": S.eq, "!=": S.ne, "<": S.lt, "<=": S.le, ">": S.gt, ">=": S.ge}[op](a, b)
+    if isinstance(a, ListVal) and isinstance(b, ListVal) and op in ("==", "!="):
+        if len(a.items) != len(b.items):
+            return op == "!="
+        parts = [compare_values(engine, "==", x, y, site) for x, y in zip(a.items, b.items)]
+        r = S.and_(*[p for p in parts])
+        return r if op == "==" else S.not_(r)
+    if a is None or b is None:
+        if op == "==":
+            return a is b if _known_value(a) and _known_value(b) else UNKNOWN
+        if op == "!=":
+            return a is not b if _known_value(a) and _known_value(b) else UNKNOWN
+    plain = (int, float, str, bool)
+    if isinstance(a, plain) and isinstance(b, plain) and not isinstance(a, S.Expr) and not isinstance(b, S.Expr):
+        try:
+            return {"==": a == b, "!=": a != b}[op] if op in ("==", "!=") else \
+                {"<": lambda: a < b, "<=": lambda: a <= b, ">": lambda: a > b, ">=": lambda: a >= b}[op]()
+        except TypeError:
+            return UNKNOWN
+    if isinstance(a, Dtype) or isinstance(b, Dtype):
+        if isinstance(a, Dtype) and isinstance(b, Dtype) and op in ("==", "!="):
+            return (a == b) == (op == "==")
+    return UNKNOWN
+
+
+def _known_value(v):
+    return v is not UNKNOWN
+
+
+def _identity(a, b):
+    if a is UNKNOWN or b is UNKNOWN:
+        return UNKNOWN
+    if a is None or b is None:
+        return a is b
+    if isinstance(a, bool) and isinstance(b, bool):
+        return a is b
+    if isinstance(a, (Instance, NNModule, Container, ListVal, DictVal)) and isinstance(b, (Instance, NNModule, Container, ListVal, DictVal)):
+        return a is b
+    return UNKNOWN
+
+
+def _contains(engine, container, item):
+    if isinstance(container, DictVal) and not getattr(container, "unknown", False):
+        try:
+            return item in container.items
+        except TypeError:
+            return UNKNOWN
+    if isinstance(container, ListVal) and isinstance(item, (str, int, float)) and not isinstance(item, S.Expr):
+        if all(isinstance(x, (str, int, float)) and not isinstance(x, S.Expr) for x in container.items):
+            return item in container.items
+    if isinstance(container, str) and isinstance(item, str):
+        return item in container
+    return UNKNOWN

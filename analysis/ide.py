@@ -1,0 +1,180 @@
+"""Turning an engine run into plain results: facts, diagnostics, fixes, annotations."""
+from __future__ import annotations
+
+from . import shapes as S
+from .ops.spec import TensorValue
+from .results import Diagnostic, FileAnalysis, Fix, Related, ShapeFact, Span, TextEdit
+from .values import ListVal, value_key
+
+
+def value_text(v) -> str:
+    if isinstance(v, TensorValue):
+        return v.text()
+    if isinstance(v, ListVal):
+        inner = ", ".join(value_text(x) for x in v.items)
+        return f"({inner},)" if len(v.items) == 1 else f"({inner})"
+    return "?"
+
+
+def _join_all(engine, values):
+    out = values[0]
+    for v in values[1:]:
+        out = engine.join(out, v)
+    return out
+
+
+def _span(unit, nid):
+    sp = unit.spans.get(nid) if unit is not None else None
+    if sp is None:
+        return None
+    (l1, c1), (l2, c2) = sp
+    return Span((l1 - 1, c1), (l2 - 1, c2))
+
+
+def build_file_analysis(host, engine, path: str) -> FileAnalysis:
+    units = host.units(path)
+    facts: dict = {}
+    targets: set = set()
+    diags: dict = {}
+    for entry in engine.live.values():
+        for key, vals in entry.facts.items():
+            if key[0] == "<targets>":
+                if key[1] == path:
+                    targets |= {(key[2], n) for n in vals}
+                continue
+            if key[0] != path:
+                continue
+            bucket = facts.setdefault(key[1:], [])
+            for v in vals:
+                if len(bucket) < 8 and all(value_key(v) != value_key(b) for b in bucket):
+                    bucket.append(v)
+        for rec in entry.diags.values():
+            if rec.unit[0] == path:
+                diags.setdefault(rec.key(), rec)
+
+    result = FileAnalysis(path)
+    for (unit_key, nid), vals in facts.items():
+        unit = units.get(unit_key)
+        span = _span(unit, nid)
+        if span is None:
+            continue
+        joined = _join_all(engine, vals)
+        variants = tuple(value_text(v) for v in vals) if len(vals) > 1 else ()
+        result.facts.append(ShapeFact(span, unit.texts.get(nid, ""), value_text(joined),
+                                      _origin_text(vals), (unit_key, nid) in targets, variants))
+    result.facts.sort(key=lambda f: (f.span.start, f.span.end))
+
+    for rec in diags.values():
+        unit = units.get(rec.unit[1])
+        span = _span(unit, rec.nid)
+        if span is None:
+            continue
+        related = []
+        for (rpath, rkey), rnid, message in rec.related:
+            runits = host.units(rpath)
+            runit = runits.get(rkey)
+            rspan = _span(runit, rnid)
+            if rspan is None:
+                continue
+            text = runit.texts.get(rnid, "")
+            related.append(Related(rspan, message.replace("{text}", text),
+                                   None if rpath == path else rpath))
+        fixes = ()
+        if rec.repair is not None:
+            (rpath, rkey), rnid, new_text, title = rec.repair
+            runit = host.units(rpath).get(rkey)
+            rspan = _span(runit, rnid)
+            if rspan is not None and rpath == path:
+                fixes = (Fix(title, (TextEdit(rspan, new_text),), "quickfix", True),)
+        result.diagnostics.append(Diagnostic(span, rec.severity, rec.code, rec.message,
+                                             tuple(related), fixes))
+    result.diagnostics.sort(key=lambda d: d.span.start)
+    result.unknown_ops = dict(engine.unknown_ops)
+    result.annotations = _annotation_fixes(host, path, result.facts, host.settings.annotation_style)
+    return result
+
+
+def _origin_text(vals) -> str:
+    if len(vals) > 1:
+        return f"{len(vals)} different shapes over the calls analysed"
+    return ""
+
+
+def _annotation_fixes(host, path, facts, style) -> list:
+    """One "annotate" fix per assignment target whose shape is fully known."""
+    text = host.text(path) or ""
+    lines = _lsp_lines(text)
+    out = []
+    has_jax = "jaxtyping" in text
+    for f in facts:
+        if not f.is_target or f.variants or not f.shape.startswith("Tensor[") or "?" in f.shape \
+                or f.shape == "Tensor[...]":
+            continue
+        line_no = f.span.start[0]
+        if line_no >= len(lines):
+            continue
+        line = lines[line_no]
+        dims = f.shape[len("Tensor["):-1]
+        if style == "comment":
+            if "# shape:" in line:
+                continue
+            end = len(line.rstrip("\r\n"))
+            edit = TextEdit(Span((line_no, end), (line_no, end)), f"  # shape: [{dims}]")
+            out.append(Fix(f"Annotate {f.text} with its shape (comment)", (edit,), "refactor.rewrite"))
+        elif style == "assert":
+            indent = line[: len(line) - len(line.lstrip())]
+            end = len(line.rstrip("\r\n"))
+            tuple_dims = dims + ("," if "," not in dims else "")
+            edit = TextEdit(Span((line_no, end), (line_no, end)),
+                            f"\n{indent}assert {f.text}.shape == ({tuple_dims})")
+            out.append(Fix(f"Assert the shape of {f.text}", (edit,), "refactor.rewrite"))
+        else:
+            if not f.text.isidentifier() or ":" in line[f.span.end[1]:].split("=")[0]:
+                continue
+            after = line[f.span.end[1]:].lstrip()
+            if not after.startswith("=") or after.startswith("=="):
+                continue
+            jax_dims = dims.replace(",", "").replace("(", "").replace(")", "")
+            if any(ch in jax_dims for ch in "/%"):
+                continue
+            edits = [TextEdit(Span(f.span.end, f.span.end), f': Float[Tensor, "{jax_dims}"]')]
+            if not has_jax:
+                edits.insert(0, TextEdit(Span((0, 0), (0, 0)),
+                                         "from jaxtyping import Float\nfrom torch import Tensor\n"))
+            out.append(Fix(f"Annotate {f.text} as Float[Tensor, \"{jax_dims}\"]", tuple(edits),
+                           "refactor.rewrite"))
+    return out
+
+
+def _lsp_lines(text: str) -> list[str]:
+    """Split on \\n, \\r\\n and \\r only (LSP's rule), keeping the ends."""
+    out, start, i, n = [], 0, 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\n" or ch == "\r":
+            end = i + 2 if ch == "\r" and i + 1 < n and text[i + 1] == "\n" else i + 1
+            out.append(text[start:end])
+            start = i = end
+            continue
+        i += 1
+    out.append(text[start:])
+    return out
+
+
+def apply_edits(text: str, edits) -> str:
+    """Apply non-overlapping edits (0-based line, code-point column) to a text."""
+    lines = _lsp_lines(text)
+    offsets = [0]
+    for ln in lines:
+        offsets.append(offsets[-1] + len(ln))
+
+    def off(pos):
+        line, col = pos
+        if line >= len(lines):
+            return len(text)
+        return offsets[line] + min(col, len(lines[line].rstrip("\r\n")))
+
+    for e in sorted(edits, key=lambda e: off(e.span.start), reverse=True):
+        a, b = off(e.span.start), off(e.span.end)
+        text = text[:a] + e.new_text + text[b:]
+    return text

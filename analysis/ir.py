@@ -1,0 +1,275 @@
+"""The per-def intermediate representation: small frozen nodes, no positions inside.
+
+Every node carries a `nid` (its index in the unit, assigned in source order, so the same
+code always gets the same ids). Source spans live in a side table of the `Unit`, which
+keeps them out of the hashed value: moving a def (a comment added above it) leaves its IR
+and everything memoized on it valid.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Node:
+    nid: int
+
+
+# -- expressions ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Name(Node):
+    id: str
+
+
+@dataclass(frozen=True)
+class Const(Node):
+    value: Any  # int, float, str, bool, None, Ellipsis
+
+
+@dataclass(frozen=True)
+class Attr(Node):
+    obj: Node
+    name: str
+
+
+@dataclass(frozen=True)
+class Arg:
+    value: Node
+    name: str | None = None  # keyword name
+    star: int = 0  # 1: *value, 2: **value
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    func: Node
+    args: tuple  # of Arg
+
+
+@dataclass(frozen=True)
+class Subscript(Node):
+    obj: Node
+    index: Node
+
+
+@dataclass(frozen=True)
+class Slice(Node):
+    lower: Node | None
+    upper: Node | None
+    step: Node | None
+
+
+@dataclass(frozen=True)
+class BinOp(Node):
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class UnaryOp(Node):
+    op: str  # "-", "+", "~", "not"
+    operand: Node
+
+
+@dataclass(frozen=True)
+class Compare(Node):
+    left: Node
+    ops: tuple  # "==", "<", "is", "is not", "in", "not in", ...
+    comparators: tuple
+
+
+@dataclass(frozen=True)
+class BoolOp(Node):
+    op: str  # "and" | "or"
+    values: tuple
+
+
+@dataclass(frozen=True)
+class IfExp(Node):
+    test: Node
+    body: Node
+    orelse: Node
+
+
+@dataclass(frozen=True)
+class TupleE(Node):
+    elts: tuple
+
+
+@dataclass(frozen=True)
+class ListE(Node):
+    elts: tuple
+
+
+@dataclass(frozen=True)
+class SetE(Node):
+    elts: tuple
+
+
+@dataclass(frozen=True)
+class DictE(Node):
+    items: tuple  # of (key Node | None for **, value Node)
+
+
+@dataclass(frozen=True)
+class Starred(Node):
+    value: Node
+
+
+@dataclass(frozen=True)
+class Comprehension(Node):
+    kind: str  # "list" | "set" | "dict" | "gen"
+    elt: Node  # for dicts: a TupleE(key, value)
+    generators: tuple  # of (target, iter, ifs)
+
+
+@dataclass(frozen=True)
+class Lambda(Node):
+    params: tuple
+    body: Node
+
+
+@dataclass(frozen=True)
+class Opaque(Node):
+    """Anything not modelled (f-strings, yield, await ...): evaluates to Unknown."""
+
+    what: str = ""
+
+
+# -- statements -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Assign(Node):
+    targets: tuple
+    value: Node
+
+
+@dataclass(frozen=True)
+class AugAssign(Node):
+    target: Node
+    op: str
+    value: Node
+
+
+@dataclass(frozen=True)
+class AnnAssign(Node):
+    target: Node
+    annotation: Node
+    value: Node | None
+
+
+@dataclass(frozen=True)
+class ExprStmt(Node):
+    value: Node
+
+
+@dataclass(frozen=True)
+class Return(Node):
+    value: Node | None
+
+
+@dataclass(frozen=True)
+class If(Node):
+    test: Node
+    body: tuple
+    orelse: tuple
+
+
+@dataclass(frozen=True)
+class For(Node):
+    target: Node
+    iter: Node
+    body: tuple
+    orelse: tuple
+
+
+@dataclass(frozen=True)
+class While(Node):
+    test: Node
+    body: tuple
+    orelse: tuple
+
+
+@dataclass(frozen=True)
+class With(Node):
+    items: tuple  # of (expr, target | None)
+    body: tuple
+
+
+@dataclass(frozen=True)
+class Try(Node):
+    body: tuple
+    handlers: tuple  # of (type Node | None, name | None, body tuple)
+    orelse: tuple
+    finalbody: tuple
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: str  # "pos" | "vararg" | "kwonly" | "kwarg"
+    default: Node | None = None
+    annotation: Node | None = None
+
+
+@dataclass(frozen=True)
+class FuncDef(Node):
+    """A def statement; its body is the separate unit `unit_key`."""
+
+    name: str
+    params: tuple
+    decorators: tuple
+    returns: Node | None
+    unit_key: str  # qualified name of the unit holding the body
+
+
+@dataclass(frozen=True)
+class ClassDef(Node):
+    name: str
+    bases: tuple  # of Arg
+    decorators: tuple
+    body: tuple
+
+
+@dataclass(frozen=True)
+class Assert(Node):
+    test: Node
+    msg: Node | None
+
+
+@dataclass(frozen=True)
+class Import(Node):
+    names: tuple  # of (dotted module, asname | None)
+
+
+@dataclass(frozen=True)
+class ImportFrom(Node):
+    module: str
+    level: int
+    names: tuple  # of (name, asname | None); ("*", None) for star
+
+
+@dataclass(frozen=True)
+class Simple(Node):
+    """pass / break / continue / raise / global / del ..."""
+
+    kind: str
+
+
+@dataclass
+class Unit:
+    """The lowered body of one def (or of the module's top level).
+
+    `body` and `params` are the hashed part; `spans` maps nid -> (start, end) in absolute
+    source positions and `texts` maps nid -> source text, for results only.
+    """
+
+    key: str  # qualified name: "<module>", "Net.forward", "Net.forward.<locals>.helper"
+    kind: str  # "module" | "function"
+    body: tuple
+    params: tuple = ()
+    spans: dict = field(default_factory=dict)
+    texts: dict = field(default_factory=dict)
+    digest: str = ""  # content hash of body and params
+    name_span: tuple | None = None  # span of the def's name
+    signature_span: tuple | None = None  # span of the `def ...:` line (for annotations)

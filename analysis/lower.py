@@ -1,0 +1,627 @@
+"""Lowering: parso trees -> per-def IR units.
+
+Each def becomes its own `Unit` (keyed by qualified name), lowered from that def's source
+text only, so an edit re-lowers just the defs whose text changed (`cache`). Anything the IR
+does not model becomes `Opaque` (an expression) or is skipped (a statement); syntax errors
+that parso recovered from lower to whatever parts are still well formed.
+"""
+from __future__ import annotations
+
+import hashlib
+
+from parso.python import tree as pt
+
+from . import ir
+
+_BINOPS = {"+", "-", "*", "/", "//", "%", "**", "@", "<<", ">>", "&", "|", "^"}
+
+
+def lower_module(module: pt.Module, cache: dict | None = None, log: list | None = None) -> dict:
+    """All units of a parsed file: {"<module>": Unit, "Net.forward": Unit, ...}."""
+    units: dict = {}
+    _Lowerer(units, cache if cache is not None else {}, log).module(module)
+    return units
+
+
+class _Lowerer:
+    def __init__(self, units: dict, cache: dict, log):
+        self.units = units
+        self.cache = cache
+        self.log = log
+
+    def module(self, module):
+        b = _UnitBuilder(self, "<module>", "")
+        body = b.suite(module.children)
+        self._finish(b, "<module>", "module", body, ())
+
+    def _finish(self, b, key, kind, body, params, name_span=None, signature_span=None):
+        digest = hashlib.sha1(repr((body, params)).encode()).hexdigest()
+        self.units[key] = ir.Unit(key, kind, body, params, b.spans, b.texts, digest,
+                                  name_span, signature_span)
+
+    def funcdef(self, node, key: str):
+        """Lower a def's own unit (cached by its code) and its nested defs."""
+        code = node.get_code(include_prefix=False)
+        start = node.start_pos
+        cached = self.cache.get(key)
+        if cached is not None and cached[0] == code:
+            units = cached[1]
+            shift = start[0] - cached[2][0]
+            if shift:
+                units = {k: _shift_unit(u, shift) for k, u in units.items()}
+                self.cache[key] = (code, units, start)
+            self.units.update(units)
+            return
+        if self.log is not None:
+            self.log.append(f"lower:{key}")
+        before = set(self.units)
+        b = _UnitBuilder(self, key, key + ".<locals>.")
+        params = b.params(node)
+        body = b.suite(node.children[-1].children if node.children[-1].type == "suite" else [node.children[-1]])
+        name = node.name
+        sig_end = node.children[-2].end_pos if len(node.children) >= 2 else node.end_pos
+        self._finish(b, key, "function", body, params,
+                     (name.start_pos, name.end_pos), (node.start_pos, sig_end))
+        mine = {k: self.units[k] for k in set(self.units) - before}
+        self.cache[key] = (code, mine, start)
+
+
+def _shift_unit(u: ir.Unit, shift: int) -> ir.Unit:
+    def mv(span):
+        (a, b), (c, d) = span
+        return ((a + shift, b), (c + shift, d))
+
+    return ir.Unit(u.key, u.kind, u.body, u.params,
+                   {k: mv(v) for k, v in u.spans.items()}, u.texts, u.digest,
+                   mv(u.name_span) if u.name_span else None,
+                   mv(u.signature_span) if u.signature_span else None)
+
+
+class _UnitBuilder:
+    """Lowers the statements of one unit, numbering nodes in source order."""
+
+    def __init__(self, owner: _Lowerer, key: str, prefix: str):
+        self.owner = owner
+        self.key = key
+        self.prefix = prefix  # qualified-name prefix for defs found here
+        self.next_id = 0
+        self.spans: dict = {}
+        self.texts: dict = {}
+        self.class_stack: list = []
+
+    def _id(self, node) -> int:
+        nid = self.next_id
+        self.next_id += 1
+        if node is not None:
+            self.spans[nid] = (node.start_pos, node.end_pos)
+            if node.type in ("name", "atom_expr", "power", "atom") or node.type.endswith("_expr") or True:
+                code = node.get_code(include_prefix=False)
+                if len(code) <= 200:
+                    self.texts[nid] = code
+        return nid
+
+    # -- statements ---------------------------------------------------------------------
+    def suite(self, children) -> tuple:
+        out = []
+        for child in children:
+            out.extend(self.stmt(child))
+        return tuple(out)
+
+    def stmt(self, node) -> list:
+        t = node.type
+        try:
+            if t == "simple_stmt":
+                return [s for c in node.children for s in self.small(c)]
+            if t in ("newline", "endmarker", "operator", "keyword") or t == "error_leaf":
+                return []
+            if t == "suite":
+                return list(self.suite(node.children))
+            if t == "funcdef":
+                return [self.funcdef(node, ())]
+            if t == "classdef":
+                return [self.classdef(node, ())]
+            if t == "decorated":
+                decos = node.children[0]
+                deco_nodes = decos.children if decos.type == "decorators" else [decos]
+                decorators = tuple(self.expr(d.children[1]) for d in deco_nodes)
+                inner = node.children[1]
+                if inner.type == "async_funcdef":
+                    inner = inner.children[1]
+                if inner.type == "funcdef":
+                    return [self.funcdef(inner, decorators)]
+                if inner.type == "classdef":
+                    return [self.classdef(inner, decorators)]
+                return []
+            if t == "async_stmt":
+                return self.stmt(node.children[1])
+            if t == "if_stmt":
+                return [self.if_stmt(node)]
+            if t == "for_stmt":
+                c = node.children
+                orelse = self.block(c[c.index("else") + 2]) if "else" in [getattr(x, "value", None) for x in c] else ()
+                return [ir.For(self._id(node), self.target(c[1]), self.expr(c[3]), self.block(c[5]), orelse)]
+            if t == "while_stmt":
+                c = node.children
+                return [ir.While(self._id(node), self.expr(c[1]), self.block(c[3]), ())]
+            if t == "with_stmt":
+                items = []
+                body = None
+                for c in node.children[1:]:
+                    if c.type == "with_item":
+                        items.append((self.expr(c.children[0]), self.target(c.children[2])))
+                    elif c.type == "operator" and c.value in (",", ":"):
+                        continue
+                    elif c.type in ("suite", "simple_stmt"):
+                        body = c
+                    elif c.type != "keyword":
+                        items.append((self.expr(c), None))
+                return [ir.With(self._id(node), tuple(items), self.block(body) if body is not None else ())]
+            if t == "try_stmt":
+                return [self.try_stmt(node)]
+            if t == "error_node":
+                return []
+            return [s for s in self.small(node)]
+        except _Skip:
+            return []
+
+    def block(self, node) -> tuple:
+        if node is None:
+            return ()
+        if node.type == "suite":
+            return self.suite(node.children)
+        return tuple(self.stmt(node))
+
+    def if_stmt(self, node):
+        c = node.children
+        # if test : suite (elif test : suite)* (else : suite)?
+        branches = []
+        i = 0
+        orelse = ()
+        while i < len(c):
+            kw = c[i].value
+            if kw in ("if", "elif"):
+                branches.append((c[i + 1], c[i + 3]))
+                i += 4
+            else:  # else
+                orelse = self.block(c[i + 2])
+                i += 3
+        for test, suite in reversed(branches):
+            orelse = (ir.If(self._id(test), self.expr(test), self.block(suite), orelse),)
+        return orelse[0]
+
+    def try_stmt(self, node):
+        c = node.children
+        body = self.block(c[2])
+        handlers, orelse, final = [], (), ()
+        i = 3
+        while i < len(c):
+            part = c[i]
+            if part.type == "except_clause" or getattr(part, "value", None) == "except":
+                exc_type, name = None, None
+                if part.type == "except_clause":
+                    kids = part.children
+                    if len(kids) >= 2:
+                        exc_type = self.expr(kids[1])
+                    if len(kids) >= 4:
+                        name = kids[3].value
+                handlers.append((exc_type, name, self.block(c[i + 2])))
+                i += 3
+            elif part.value == "else":
+                orelse = self.block(c[i + 2])
+                i += 3
+            elif part.value == "finally":
+                final = self.block(c[i + 2])
+                i += 3
+            else:
+                i += 1
+        return ir.Try(self._id(node), body, tuple(handlers), orelse, final)
+
+    def small(self, node) -> list:
+        t = node.type
+        if t in ("newline", "operator", "endmarker", "error_leaf", "error_node"):
+            return []
+        if t == "expr_stmt":
+            return [self.expr_stmt(node)]
+        if t == "return_stmt":
+            value = self.expr(node.children[1]) if len(node.children) > 1 else None
+            return [ir.Return(self._id(node), value)]
+        if t == "keyword":
+            if node.value in ("pass", "break", "continue"):
+                return [ir.Simple(self._id(node), node.value)]
+            return []
+        if t in ("pass_stmt", "break_stmt", "continue_stmt"):
+            return [ir.Simple(self._id(node), t[:-5])]
+        if t == "raise_stmt":
+            return [ir.Simple(self._id(node), "raise")]
+        if t == "assert_stmt":
+            c = node.children
+            return [ir.Assert(self._id(node), self.expr(c[1]), self.expr(c[3]) if len(c) > 3 else None)]
+        if t == "import_name":
+            names = []
+            for path, alias in _import_name_parts(node):
+                names.append((path, alias))
+            return [ir.Import(self._id(node), tuple(names))]
+        if t == "import_from":
+            level = node.level
+            module = ".".join(n.value for n in node.get_from_names())
+            names = []
+            if node.is_star_import():
+                names.append(("*", None))
+            else:
+                for name, alias in node._as_name_tuples():
+                    names.append((name.value, alias.value if alias is not None else None))
+            return [ir.ImportFrom(self._id(node), module, level, tuple(names))]
+        if t in ("global_stmt", "nonlocal_stmt", "del_stmt"):
+            return [ir.Simple(self._id(node), t[:-5])]
+        if t in ("funcdef", "classdef", "decorated", "if_stmt", "for_stmt", "while_stmt", "with_stmt", "try_stmt"):
+            return self.stmt(node)
+        # A bare expression statement.
+        return [ir.ExprStmt(self._id(node), self.expr(node))]
+
+    def expr_stmt(self, node):
+        c = node.children
+        if len(c) == 2 and c[1].type == "annassign":
+            ann = c[1].children
+            value = self.expr(ann[3]) if len(ann) > 3 else None
+            return ir.AnnAssign(self._id(node), self.target(c[0]), self.expr(ann[1]), value)
+        if len(c) == 3 and c[1].type == "operator" and c[1].value.endswith("=") and c[1].value != "=":
+            return ir.AugAssign(self._id(node), self.target(c[0]), c[1].value[:-1], self.expr(c[2]))
+        # a = b = value
+        targets = tuple(self.target(x) for x in c[:-1:2])
+        return ir.Assign(self._id(node), targets, self.expr(c[-1]))
+
+    def params(self, funcdef) -> tuple:
+        out = []
+        kind_after_star = False
+        for p in funcdef.get_params():
+            name = p.name.value
+            if p.star_count == 1:
+                kind = "vararg"
+                kind_after_star = True
+            elif p.star_count == 2:
+                kind = "kwarg"
+            else:
+                kind = "kwonly" if kind_after_star else "pos"
+            default = self.expr(p.default) if p.default is not None else None
+            ann = self.expr(p.annotation) if p.annotation is not None else None
+            out.append(ir.Param(name, kind, default, ann))
+        # A bare `*` (keyword-only marker) is not a param in parso; detect it.
+        params_node = funcdef.children[2]
+        seen_bare_star = False
+        for ch in params_node.children:
+            if ch.type == "operator" and ch.value == "*":
+                seen_bare_star = True
+            if ch.type == "param" and ch.children and getattr(ch.children[0], "value", None) == "*" and len(ch.children) <= 2 and ch.name is None:
+                seen_bare_star = True
+        if seen_bare_star:
+            names_after = []
+            star_pos = None
+            for ch in params_node.children:
+                if ch.type == "operator" and ch.value == "*":
+                    star_pos = ch.start_pos
+            if star_pos is not None:
+                out = [ir.Param(p.name, "kwonly" if p.kind == "pos" and _param_pos(funcdef, p.name) > star_pos else p.kind,
+                                p.default, p.annotation) for p in out]
+        return tuple(out)
+
+    def funcdef(self, node, decorators):
+        name = node.name.value
+        key = self.prefix + ".".join(self.class_stack + [name])
+        self.owner.funcdef(node, key)
+        params = self.owner.units[key].params
+        returns = None
+        ann = node.annotation
+        if ann is not None:
+            returns = self.expr(ann)
+        return ir.FuncDef(self._id(node.name), name, params, decorators, returns, key)
+
+    def classdef(self, node, decorators):
+        name = node.name.value
+        bases = ()
+        arglist = node.get_super_arglist()
+        if arglist is not None:
+            bases = self.arglist(arglist)
+        nid = self._id(node.name)
+        self.class_stack.append(name)
+        try:
+            suite = node.children[-1]
+            body = self.block(suite)
+        finally:
+            self.class_stack.pop()
+        return ir.ClassDef(nid, name, bases, decorators, body)
+
+    # -- targets --------------------------------------------------------------------------
+    def target(self, node):
+        t = node.type
+        if t in ("testlist_star_expr", "exprlist", "testlist", "testlist_comp"):
+            return ir.TupleE(self._id(node), tuple(self.target(x) for x in node.children[::2]))
+        if t == "atom" and node.children[0].value in ("(", "["):
+            if len(node.children) == 3:
+                inner = node.children[1]
+                if inner.type in ("testlist_comp", "testlist_star_expr", "exprlist"):
+                    return ir.TupleE(self._id(node), tuple(self.target(x) for x in inner.children[::2]))
+                return ir.TupleE(self._id(node), (self.target(inner),))
+            return ir.TupleE(self._id(node), ())
+        if t == "star_expr":
+            return ir.Starred(self._id(node), self.target(node.children[1]))
+        return self.expr(node)
+
+    # -- expressions ----------------------------------------------------------------------
+    def expr(self, node):
+        t = node.type
+        if t == "name":
+            return ir.Name(self._id(node), node.value)
+        if t == "number":
+            return ir.Const(self._id(node), _number(node.value))
+        if t == "string":
+            return ir.Const(self._id(node), _string(node))
+        if t == "strings":
+            parts = [_string(s) if s.type == "string" else None for s in node.children]
+            if any(p is None or not isinstance(p, str) for p in parts):
+                return ir.Opaque(self._id(node), "fstring")
+            return ir.Const(self._id(node), "".join(parts))
+        if t == "fstring":
+            return ir.Opaque(self._id(node), "fstring")
+        if t == "keyword":
+            v = {"True": True, "False": False, "None": None}.get(node.value, _SENTINEL)
+            if v is _SENTINEL:
+                return ir.Opaque(self._id(node), node.value)
+            return ir.Const(self._id(node), v)
+        if t == "operator" and node.value == "...":
+            return ir.Const(self._id(node), Ellipsis)
+        if t == "atom":
+            return self.atom(node)
+        if t in ("atom_expr", "power"):
+            return self.atom_expr(node)
+        if t in ("arith_expr", "term", "shift_expr", "and_expr", "xor_expr", "expr"):
+            c = node.children
+            left = self.expr(c[0])
+            for i in range(1, len(c), 2):
+                right = self.expr(c[i + 1])
+                left = ir.BinOp(self._id(node) if i == len(c) - 2 else self._id(None), c[i].value, left, right)
+            return left
+        if t == "factor":
+            return ir.UnaryOp(self._id(node), node.children[0].value, self.expr(node.children[1]))
+        if t == "not_test":
+            return ir.UnaryOp(self._id(node), "not", self.expr(node.children[1]))
+        if t in ("and_test", "or_test"):
+            op = "and" if t == "and_test" else "or"
+            return ir.BoolOp(self._id(node), op, tuple(self.expr(x) for x in node.children[::2]))
+        if t == "comparison":
+            c = node.children
+            ops, comps = [], []
+            for i in range(1, len(c), 2):
+                o = c[i]
+                ops.append(o.value if o.type in ("operator", "keyword") else " ".join(x.value for x in o.children))
+                comps.append(self.expr(c[i + 1]))
+            return ir.Compare(self._id(node), self.expr(c[0]), tuple(ops), tuple(comps))
+        if t == "test":  # a if cond else b
+            c = node.children
+            return ir.IfExp(self._id(node), self.expr(c[2]), self.expr(c[0]), self.expr(c[4]))
+        if t in ("testlist_star_expr", "testlist", "exprlist", "testlist_comp"):
+            return ir.TupleE(self._id(node), tuple(self.expr(x) for x in node.children[::2]))
+        if t == "star_expr":
+            return ir.Starred(self._id(node), self.expr(node.children[1]))
+        if t == "namedexpr_test":
+            return self.expr(node.children[2])
+        if t == "lambdef":
+            return ir.Opaque(self._id(node), "lambda")
+        return ir.Opaque(self._id(node), t)
+
+    def atom(self, node):
+        c = node.children
+        first = c[0].value if c[0].type == "operator" else None
+        if first == "(":
+            if len(c) == 2:
+                return ir.TupleE(self._id(node), ())
+            inner = c[1]
+            if inner.type == "testlist_comp":
+                if _is_comp(inner):
+                    return self.comprehension(node, "gen", inner)
+                return ir.TupleE(self._id(node), tuple(self.expr(x) for x in inner.children[::2]))
+            if inner.type == "yield_expr":
+                return ir.Opaque(self._id(node), "yield")
+            return self.expr(inner)
+        if first == "[":
+            if len(c) == 2:
+                return ir.ListE(self._id(node), ())
+            inner = c[1]
+            if inner.type == "testlist_comp":
+                if _is_comp(inner):
+                    return self.comprehension(node, "list", inner)
+                return ir.ListE(self._id(node), tuple(self.expr(x) for x in inner.children[::2]))
+            return ir.ListE(self._id(node), (self.expr(inner),))
+        if first == "{":
+            if len(c) == 2:
+                return ir.DictE(self._id(node), ())
+            inner = c[1]
+            if inner.type == "dictorsetmaker":
+                return self.dict_or_set(node, inner)
+            return ir.SetE(self._id(node), (self.expr(inner),))
+        if c[0].type in ("string", "fstring"):
+            return self.expr(node.children[0]) if len(c) == 1 else ir.Opaque(self._id(node), "strings")
+        return ir.Opaque(self._id(node), "atom")
+
+    def dict_or_set(self, node, inner):
+        c = inner.children
+        if any(getattr(x, "type", "") in ("comp_for", "sync_comp_for") for x in c):
+            if len(c) >= 4 and c[1].type == "operator" and c[1].value == ":":
+                nid = self._id(node)
+                elt = ir.TupleE(self._id(None), (self.expr(c[0]), self.expr(c[2])))
+                return ir.Comprehension(nid, "dict", elt, self.comp_for(c[3]))
+            return ir.Comprehension(self._id(node), "set", self.expr(c[0]), self.comp_for(c[1]))
+        if len(c) >= 3 and c[1].type == "operator" and c[1].value == ":" or (c and c[0].type == "operator" and c[0].value == "**"):
+            items = []
+            i = 0
+            while i < len(c):
+                if c[i].type == "operator" and c[i].value == "**":
+                    items.append((None, self.expr(c[i + 1])))
+                    i += 3
+                else:
+                    items.append((self.expr(c[i]), self.expr(c[i + 2])))
+                    i += 4
+            return ir.DictE(self._id(node), tuple(items))
+        return ir.SetE(self._id(node), tuple(self.expr(x) for x in c[::2]))
+
+    def comprehension(self, node, kind, inner):
+        nid = self._id(node)
+        elt = self.expr(inner.children[0])
+        return ir.Comprehension(nid, kind, elt, self.comp_for(inner.children[1]))
+
+    def comp_for(self, node) -> tuple:
+        gens = []
+        cur = node
+        while cur is not None:
+            if cur.type == "comp_for":  # async wrapper
+                cur = cur.children[-1] if cur.children[0].value == "async" else cur
+            c = cur.children
+            target = self.target(c[1])
+            it = self.expr(c[3])
+            ifs = []
+            nxt = c[4] if len(c) > 4 else None
+            while nxt is not None and nxt.type == "comp_if":
+                ifs.append(self.expr(nxt.children[1]))
+                nxt = nxt.children[2] if len(nxt.children) > 2 else None
+            gens.append((target, it, tuple(ifs)))
+            cur = nxt if nxt is not None and nxt.type in ("sync_comp_for", "comp_for") else None
+        return tuple(gens)
+
+    def atom_expr(self, node):
+        c = list(node.children)
+        if c[0].type == "keyword" and c[0].value == "await":
+            return self.expr(c[1]) if len(c) == 2 else ir.Opaque(self._id(node), "await")
+        if node.type == "power" or (len(c) >= 3 and c[-2].type == "operator" and c[-2].value == "**"):
+            # power: base ** exponent (base may itself be an atom_expr)
+            if len(c) == 3 and c[1].value == "**":
+                return ir.BinOp(self._id(node), "**", self.expr(c[0]), self.expr(c[2]))
+        value = self.expr(c[0])
+        for i, trailer in enumerate(c[1:]):
+            last = i == len(c) - 2
+            span_node = node if last else None
+            if trailer.type != "trailer":
+                return ir.Opaque(self._id(node), "trailer")
+            first = trailer.children[0].value
+            if first == ".":
+                nid = self._prefix_id(c, i + 1)
+                value = ir.Attr(nid, value, trailer.children[1].value)
+            elif first == "(":
+                nid = self._prefix_id(c, i + 1)
+                args = self.arglist(trailer.children[1]) if len(trailer.children) == 3 else ()
+                value = ir.Call(nid, value, args)
+            elif first == "[":
+                nid = self._prefix_id(c, i + 1)
+                value = ir.Subscript(nid, value, self.subscript(trailer.children[1]))
+        return value
+
+    def _prefix_id(self, children, upto: int) -> int:
+        """An id whose span covers children[0..upto] (the expression so far)."""
+        nid = self.next_id
+        self.next_id += 1
+        start, end = children[0].start_pos, children[upto].end_pos
+        self.spans[nid] = (start, end)
+        code = "".join(ch.get_code(include_prefix=k > 0) for k, ch in enumerate(children[: upto + 1]))
+        if len(code) <= 200:
+            self.texts[nid] = code
+        return nid
+
+    def arglist(self, node) -> tuple:
+        if node.type == "arglist":
+            items = [x for x in node.children if not (x.type == "operator" and x.value == ",")]
+        else:
+            items = [node]
+        out = []
+        for a in items:
+            if a.type == "argument":
+                ac = a.children
+                if ac[0].type == "operator" and ac[0].value in ("*", "**"):
+                    out.append(ir.Arg(self.expr(ac[1]), None, len(ac[0].value)))
+                elif len(ac) >= 3 and ac[1].type == "operator" and ac[1].value == "=":
+                    out.append(ir.Arg(self.expr(ac[2]), ac[0].value))
+                elif len(ac) >= 2 and ac[1].type in ("comp_for", "sync_comp_for"):
+                    nid = self._id(a)
+                    out.append(ir.Arg(ir.Comprehension(nid, "gen", self.expr(ac[0]), self.comp_for(ac[1]))))
+                else:
+                    out.append(ir.Arg(ir.Opaque(self._id(a), "argument")))
+            elif a.type == "star_expr":
+                out.append(ir.Arg(self.expr(a.children[1]), None, 1))
+            else:
+                out.append(ir.Arg(self.expr(a)))
+        return tuple(out)
+
+    def subscript(self, node):
+        if node.type == "subscriptlist":
+            return ir.TupleE(self._id(node), tuple(self.subscript(x) for x in node.children[::2]))
+        if node.type == "subscript":
+            c = node.children
+            parts = [None, None, None]
+            idx = 0
+            for ch in c:
+                if ch.type == "operator" and ch.value == ":":
+                    idx += 1
+                elif ch.type == "sliceop":
+                    if len(ch.children) > 1:
+                        parts[2] = self.expr(ch.children[1])
+                else:
+                    parts[idx] = self.expr(ch)
+            return ir.Slice(self._id(node), *parts)
+        if node.type == "operator" and node.value == ":":
+            return ir.Slice(self._id(node), None, None, None)
+        return self.expr(node)
+
+
+class _Skip(Exception):
+    pass
+
+
+_SENTINEL = object()
+
+
+def _is_comp(node) -> bool:
+    return len(node.children) == 2 and node.children[1].type in ("comp_for", "sync_comp_for")
+
+
+def _param_pos(funcdef, name: str):
+    for p in funcdef.get_params():
+        if p.name.value == name:
+            return p.start_pos
+    return (0, 0)
+
+
+def _number(text: str):
+    t = text.replace("_", "")
+    try:
+        if t.lower().startswith(("0x", "0o", "0b")):
+            return int(t, 0)
+        if t.endswith(("j", "J")):
+            return complex(t)
+        if any(ch in t for ch in ".eE") and not t.lower().startswith("0x"):
+            return float(t)
+        return int(t)
+    except ValueError:
+        return None
+
+
+def _string(node):
+    try:
+        return node._get_payload() if not node.string_prefix.lower().count("b") else None
+    except Exception:  # noqa: BLE001 - malformed literal mid-typing
+        return None
+
+
+def _import_name_parts(node):
+    """(dotted path, alias) pairs of `import a.b as c, d`."""
+    out = []
+    c = node.children[1]
+    items = c.children[::2] if c.type == "dotted_as_names" else [c]
+    for item in items:
+        if item.type == "dotted_as_name":
+            path = item.children[0]
+            alias = item.children[2].value
+        else:
+            path, alias = item, None
+        if path.type == "dotted_name":
+            dotted = "".join(x.value for x in path.children)
+        else:
+            dotted = path.value
+        out.append((dotted, alias))
+    return out

@@ -1,0 +1,226 @@
+"""nn modules as values: modelled layers (NNModule), containers (Sequential, ModuleList,
+ModuleDict), and the nn.Module methods user classes inherit."""
+from __future__ import annotations
+
+from . import ir
+from .ops.spec import TensorValue
+from .shapes import UNKNOWN
+from .values import (BoundMethod, BoundRef, Container, DictVal, FunctionVal, Instance, ListVal,
+                     NNModule, Ref, SliceVal, is_tensor)
+
+CONTAINERS = {"torch.nn.Sequential": "Sequential", "torch.nn.ModuleList": "ModuleList",
+              "torch.nn.ModuleDict": "ModuleDict", "torch.nn.ParameterList": "ModuleList",
+              "torch.nn.ParameterDict": "ModuleDict"}
+
+
+def construct_module(engine, spec, args, kwargs, site):
+    """`nn.Conv2d(3, 16, 3)`: run the constructor spec; remember where each argument is."""
+    from .dispatch import run_op
+    attrs = run_op(engine, _CtorView(spec), args, kwargs, site)
+    if not isinstance(attrs, DictVal):
+        return UNKNOWN
+    arg_sites = {}
+    call_site = None
+    if site is not None:
+        frame, node = site
+        call_site = ((frame.path, frame.unit.key), node.nid)
+        names = list(spec.signature.parameters)
+        if isinstance(node, ir.Call):
+            for i, a in enumerate(node.args):
+                if a.star:
+                    break
+                name = a.name or (names[i] if i < len(names) else None)
+                if name:
+                    arg_sites[name] = ((frame.path, frame.unit.key), a.value.nid)
+    from .dispatch import to_spec
+    m = NNModule(spec.name, {k: to_spec(v) for k, v in attrs.items.items()}, call_site, arg_sites)
+    return engine.new_obj(m)
+
+
+class _CtorView:
+    """A module spec seen as a function spec (its constructor), for run_op."""
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.name = spec.name
+        self.fn = spec.fn
+        self.signature = spec.signature
+        self.kind = "function"
+        self.forward = None
+
+
+def call_module(engine, m, args, kwargs, site):
+    if isinstance(m, Container):
+        if m.kind != "Sequential":
+            return UNKNOWN
+        x = args[0] if args else UNKNOWN
+        rest = list(args[1:])
+        for item in m.items:
+            x = engine.call_value(item, [x] + rest, kwargs, site)
+            rest, kwargs = [], {}
+        return x
+    from .ops.spec import REGISTRY
+    from .dispatch import run_op
+    spec = REGISTRY.get(m.name)
+    if spec is None or spec.forward is None:
+        return UNKNOWN
+    return run_op(engine, spec, args, kwargs, site, module=m, forward=True)
+
+
+def make_container(engine, name, args, kwargs):
+    kind = CONTAINERS[name]
+    if kind == "Sequential":
+        if len(args) == 1 and isinstance(args[0], DictVal):
+            keys = list(args[0].items.keys())
+            return engine.new_obj(Container(kind, list(args[0].items.values()), keys))
+        return engine.new_obj(Container(kind, list(args), [str(i) for i in range(len(args))]))
+    if kind == "ModuleList":
+        if not args:
+            return engine.new_obj(Container(kind, []))
+        items = engine.iterate(None, args[0])
+        if items is None:
+            return UNKNOWN
+        return engine.new_obj(Container(kind, list(items)))
+    if kind == "ModuleDict":
+        src = args[0] if args else DictVal()
+        if isinstance(src, DictVal):
+            return engine.new_obj(Container(kind, list(src.items.values()), list(src.items.keys())))
+        items = engine.iterate(None, src)
+        if items is None:
+            return UNKNOWN
+        keys, vals = [], []
+        for it in items:
+            if isinstance(it, ListVal) and len(it.items) == 2:
+                keys.append(it.items[0])
+                vals.append(it.items[1])
+        return engine.new_obj(Container(kind, vals, keys))
+    return UNKNOWN
+
+
+def container_item(engine, c, index):
+    if c.kind == "ModuleDict":
+        if c.keys and index in c.keys:
+            return c.items[c.keys.index(index)]
+        return UNKNOWN
+    if isinstance(index, int) and not isinstance(index, bool):
+        if -len(c.items) <= index < len(c.items):
+            return c.items[index]
+        return UNKNOWN
+    if isinstance(index, SliceVal):
+        parts = (index.start, index.stop, index.step)
+        if all(p is None or type(p) is int for p in parts):
+            keys = c.keys[slice(*parts)] if c.keys else None
+            return Container(c.kind, c.items[slice(*parts)], keys)
+    return UNKNOWN
+
+
+def container_attr(engine, c, name):
+    if c.keys and name in c.keys:
+        return c.items[c.keys.index(name)]
+    return BoundRef(name, c)
+
+
+def container_method(engine, c, name, args, kwargs, site):
+    if name in ("append", "extend", "insert", "add_module", "update"):
+        engine._mutated(c)
+    if name == "append":
+        c.items.append(args[0])
+        if c.keys is not None and c.kind == "Sequential":
+            c.keys.append(str(len(c.items) - 1))
+        return c
+    if name == "extend":
+        items = engine.iterate(None, args[0])
+        if items is None:
+            c.items.append(UNKNOWN)
+        else:
+            c.items.extend(items)
+        return c
+    if name == "insert" and isinstance(args[0], int):
+        c.items.insert(args[0], args[1])
+        return None
+    if name == "add_module" and isinstance(args[0], str):
+        c.items.append(args[1])
+        if c.keys is not None:
+            c.keys.append(args[0])
+        return None
+    if name in ("keys",) and c.keys is not None:
+        return ListVal(list(c.keys), "tuple")
+    if name in ("values", "children", "modules"):
+        return ListVal(list(c.items), "tuple") if name != "modules" else UNKNOWN
+    if name == "items" and c.keys is not None:
+        return ListVal([ListVal([k, v], "tuple") for k, v in zip(c.keys, c.items)], "tuple")
+    if name in ("to", "cuda", "cpu", "eval", "train", "float", "double", "half", "requires_grad_"):
+        return c
+    if name == "forward":
+        return call_module(engine, c, args, kwargs, site)
+    return UNKNOWN
+
+
+def nn_attr(engine, m, name):
+    if name in m.attrs:
+        from .dispatch import from_spec
+        return from_spec(m.attrs[name])
+    if name == "training":
+        return m.training
+    return BoundRef(name, m)
+
+
+def module_method(engine, obj, name, args, kwargs, site):
+    """Methods every nn.Module has, on modelled layers and on user module instances."""
+    if name in ("to", "cuda", "cpu", "eval", "train", "float", "double", "half", "requires_grad_",
+                "apply", "type", "share_memory", "zero_grad"):
+        if name in ("eval", "train") and isinstance(obj, NNModule):
+            pass
+        return obj
+    if name == "forward" and isinstance(obj, NNModule):
+        return call_module(engine, obj, args, kwargs, site)
+    if name == "__super_init__":
+        _super_init(engine, obj, args, kwargs)
+        return None
+    if name == "__super_forward__":
+        inner = obj.attrs.get("__container__") if isinstance(obj, Instance) else None
+        if isinstance(inner, Container):
+            return call_module(engine, inner, args, kwargs, site)
+        return UNKNOWN
+    if isinstance(obj, Instance):
+        if name == "register_buffer" and len(args) >= 2 and isinstance(args[0], str):
+            engine.set_attr(None, obj, args[0], args[1])
+            return None
+        if name == "register_parameter" and len(args) >= 2 and isinstance(args[0], str):
+            engine.set_attr(None, obj, args[0], args[1])
+            return None
+        if name == "add_module" and len(args) >= 2 and isinstance(args[0], str):
+            engine.set_attr(None, obj, args[0], args[1])
+            inner = obj.attrs.get("__container__")
+            if isinstance(inner, Container):
+                container_method(engine, inner, "add_module", args, kwargs, site)
+            return None
+        if name == "append":
+            inner = obj.attrs.get("__container__")
+            if isinstance(inner, Container):
+                return container_method(engine, inner, "append", args, kwargs, site)
+    return UNKNOWN
+
+
+def _super_init(engine, inst, args, kwargs):
+    """`super().__init__(...)` reaching torch: nn.Sequential & co. keep their items."""
+    if not isinstance(inst, Instance):
+        return
+    for base in inst.cls.builtin_bases():
+        kind = CONTAINERS.get(base.name)
+        if kind:
+            c = make_container(engine, base.name, args, kwargs)
+            if isinstance(c, Container):
+                engine.set_attr(None, inst, "__container__", c)
+            return
+        from .ops.spec import REGISTRY
+        spec = REGISTRY.get(base.name)
+        if spec is not None and spec.kind == "module":
+            # class MyConv(nn.Conv2d): super().__init__(...) gives the layer's attributes.
+            m = construct_module(engine, spec, args, kwargs, None)
+            if isinstance(m, NNModule):
+                for k, v in m.attrs.items():
+                    from .dispatch import from_spec
+                    engine.set_attr(None, inst, k, from_spec(v))
+                engine.set_attr(None, inst, "__layer__", m)
+            return

@@ -1,0 +1,405 @@
+"""Python builtins and the standard library, as far as shape code needs them.
+
+Builtins are `Ref("builtins.len")` values; `dispatch.call_external` evaluates them here.
+"""
+from __future__ import annotations
+
+import math
+
+from . import shapes as S
+from .ops.spec import Dtype, TensorValue
+from .shapes import UNKNOWN
+from .values import Container, DictVal, ListVal, Ref, is_tensor
+
+# Top-level packages that are never analysed as workspace modules.
+EXTERNAL_ROOTS = {"torch", "torchvision", "numpy", "math", "typing", "collections", "functools",
+                  "dataclasses", "jaxtyping", "torchtyping", "einops", "itertools", "os", "sys",
+                  "abc", "enum", "copy", "warnings", "logging", "random", "time", "json", "re",
+                  "inspect", "argparse", "pathlib", "types", "operator", "__future__",
+                  "typing_extensions", "beartype", "pytorch_lightning", "lightning", "timm",
+                  "transformers", "tqdm", "numbers", "contextlib", "string", "builtins"}
+
+_BUILTIN_NAMES = {"len", "range", "enumerate", "zip", "list", "tuple", "dict", "set", "int",
+                  "float", "str", "bool", "isinstance", "issubclass", "hasattr", "getattr",
+                  "setattr", "min", "max", "sum", "abs", "round", "print", "super", "reversed",
+                  "sorted", "any", "all", "type", "callable", "iter", "next", "map", "filter",
+                  "divmod", "pow", "repr", "id", "hash", "object", "NotImplementedError",
+                  "ValueError", "RuntimeError", "TypeError", "Exception", "AssertionError",
+                  "KeyError", "IndexError", "AttributeError", "property", "staticmethod",
+                  "classmethod", "slice", "frozenset", "format", "vars", "open"}
+
+
+def builtin(name: str):
+    if name in _BUILTIN_NAMES:
+        return Ref("builtins." + name)
+    if name in ("True", "False", "None"):
+        return {"True": True, "False": False, "None": None}[name]
+    return None
+
+
+def import_name(module: str, name: str):
+    return Ref(f"{module}.{name}") if module else Ref(name)
+
+
+def _int_like(v):
+    return isinstance(v, (int, S.Expr)) and not isinstance(v, bool)
+
+
+def call_builtin(engine, name: str, args: list, kwargs: dict, site):
+    """Evaluate a builtin or stdlib call; UNKNOWN when not modelled."""
+    fn = _TABLE.get(name)
+    if fn is None:
+        return UNKNOWN
+    try:
+        return fn(engine, args, kwargs, site)
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError, IndexError, KeyError,
+            AttributeError, RecursionError):
+        return UNKNOWN
+
+
+def _len(engine, args, kwargs, site):
+    (v,) = args
+    if isinstance(v, (ListVal,)):
+        return len(v.items)
+    if isinstance(v, DictVal):
+        return UNKNOWN if getattr(v, "unknown", False) else len(v.items)
+    if isinstance(v, Container):
+        return len(v.items)
+    if isinstance(v, str):
+        return len(v)
+    if is_tensor(v):
+        if v.shape is None:
+            return UNKNOWN
+        if len(v.shape) == 0:
+            return UNKNOWN  # len() of a 0-d tensor raises TypeError
+        return v.shape[0]
+    return UNKNOWN
+
+
+def _range(engine, args, kwargs, site):
+    if not all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+        return UNKNOWN
+    r = range(*args)
+    if len(r) > 4096:
+        return UNKNOWN
+    return ListVal(list(r), "tuple")
+
+
+def _enumerate(engine, args, kwargs, site):
+    items = engine.iterate(None, args[0])
+    start = args[1] if len(args) > 1 else kwargs.get("start", 0)
+    if items is None or not isinstance(start, int):
+        return UNKNOWN
+    return ListVal([ListVal([i + start, x], "tuple") for i, x in enumerate(items)], "tuple")
+
+
+def _zip(engine, args, kwargs, site):
+    lists = [engine.iterate(None, a) for a in args]
+    if any(x is None for x in lists):
+        return UNKNOWN
+    return ListVal([ListVal(list(t), "tuple") for t in zip(*lists)], "tuple")
+
+
+def _list(engine, args, kwargs, site):
+    if not args:
+        return engine.new_obj(ListVal([], "list"))
+    items = engine.iterate(None, args[0])
+    if items is None:
+        return UNKNOWN
+    return engine.new_obj(ListVal(items, "list"))
+
+
+def _tuple(engine, args, kwargs, site):
+    if not args:
+        return ListVal([], "tuple")
+    items = engine.iterate(None, args[0])
+    return UNKNOWN if items is None else ListVal(items, "tuple")
+
+
+def _dict(engine, args, kwargs, site):
+    d = DictVal()
+    if args:
+        src = args[0]
+        if isinstance(src, DictVal):
+            d.items.update(src.items)
+        else:
+            items = engine.iterate(None, src)
+            if items is None:
+                return UNKNOWN
+            for it in items:
+                if isinstance(it, ListVal) and len(it.items) == 2:
+                    d.items[it.items[0]] = it.items[1]
+    d.items.update(kwargs)
+    return engine.new_obj(d)
+
+
+def _int(engine, args, kwargs, site):
+    if not args:
+        return 0
+    v = args[0]
+    if _int_like(v):
+        return v
+    if type(v).__name__ == "_FloatDim":
+        return v.dim
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, float):
+        return int(v)
+    if isinstance(v, str):
+        return int(v)
+    if is_tensor(v):
+        return UNKNOWN
+    return UNKNOWN
+
+
+def _float(engine, args, kwargs, site):
+    if not args:
+        return 0.0
+    v = args[0]
+    if isinstance(v, (int, float, str)) and not isinstance(v, S.Expr):
+        return float(v)
+    return UNKNOWN
+
+
+def _isinstance(engine, args, kwargs, site):
+    from .values import ClassVal, Instance, NNModule
+    v, classes = args
+    cands = classes.items if isinstance(classes, ListVal) else [classes]
+    results = []
+    for c in cands:
+        if isinstance(c, ClassVal):
+            if isinstance(v, Instance):
+                results.append(c in v.cls.mro())
+            elif v is UNKNOWN:
+                return UNKNOWN
+            else:
+                results.append(False)
+        elif isinstance(c, Ref):
+            results.append(_isinstance_ref(v, c.name))
+        else:
+            return UNKNOWN
+    if any(r is True for r in results):
+        return True
+    if all(r is False for r in results):
+        return False
+    return UNKNOWN
+
+
+def _isinstance_ref(v, name):
+    from .values import Instance, NNModule, FunctionVal
+    short = name.rsplit(".", 1)[-1]
+    if v is UNKNOWN:
+        return UNKNOWN
+    if name in ("builtins.int",):
+        return _int_like(v) or isinstance(v, bool)
+    if name == "builtins.float":
+        return isinstance(v, float)
+    if name == "builtins.str":
+        return isinstance(v, str)
+    if name == "builtins.bool":
+        return isinstance(v, bool)
+    if name in ("builtins.list",):
+        return isinstance(v, ListVal) and v.kind == "list"
+    if name in ("builtins.tuple",):
+        return isinstance(v, ListVal) and v.kind in ("tuple", "size")
+    if name == "builtins.dict":
+        return isinstance(v, DictVal)
+    if name in ("torch.Tensor", "torch.nn.Parameter"):
+        return is_tensor(v)
+    if name.startswith("torch.nn."):
+        if isinstance(v, NNModule):
+            return v.name == name or v.name.rsplit(".", 1)[-1] == short
+        if isinstance(v, Container):
+            return v.kind == short or short == "Module"
+        if isinstance(v, Instance):
+            if short == "Module":
+                return v.cls.is_module()
+            return any(b.name == name for b in v.cls.builtin_bases())
+        return False
+    return UNKNOWN
+
+
+def _minmax(pick):
+    def f(engine, args, kwargs, site):
+        if "key" in kwargs or "default" in kwargs:
+            return UNKNOWN
+        items = args if len(args) > 1 else engine.iterate(None, args[0])
+        if not items:
+            return UNKNOWN
+        if all(isinstance(x, (int, float)) and not isinstance(x, (bool, S.Expr)) for x in items):
+            return pick(items)
+        if all(_int_like(x) for x in items):
+            out = items[0]
+            for x in items[1:]:
+                d = S.sub(x, out)
+                if isinstance(d, int):
+                    out = x if (d > 0) == (pick is max) and d != 0 else out
+                else:
+                    return UNKNOWN
+            return out
+        return UNKNOWN
+    return f
+
+
+def _sum(engine, args, kwargs, site):
+    items = engine.iterate(None, args[0])
+    if items is None:
+        return UNKNOWN
+    total = args[1] if len(args) > 1 else 0
+    for x in items:
+        if _int_like(x) and _int_like(total):
+            total = S.add(total, x)
+        elif isinstance(x, (int, float)) and isinstance(total, (int, float)) and not isinstance(x, S.Expr):
+            total = total + x
+        else:
+            return UNKNOWN
+    return total
+
+
+def _abs(engine, args, kwargs, site):
+    v = args[0]
+    if isinstance(v, (int, float)) and not isinstance(v, S.Expr):
+        return abs(v)
+    return UNKNOWN
+
+
+def _round(engine, args, kwargs, site):
+    v = args[0]
+    if isinstance(v, (int, float)) and not isinstance(v, S.Expr):
+        return round(v, *args[1:])
+    return UNKNOWN
+
+
+def _reversed(engine, args, kwargs, site):
+    items = engine.iterate(None, args[0])
+    return UNKNOWN if items is None else ListVal(list(reversed(items)), "tuple")
+
+
+def _sorted(engine, args, kwargs, site):
+    items = engine.iterate(None, args[0])
+    if items is None or kwargs or not all(isinstance(x, (int, float, str)) and not isinstance(x, S.Expr) for x in items):
+        return UNKNOWN
+    return ListVal(sorted(items), "list")
+
+
+def _anyall(pick):
+    def f(engine, args, kwargs, site):
+        items = engine.iterate(None, args[0])
+        if items is None:
+            return UNKNOWN
+        truths = [engine.truth(None, x) if not isinstance(x, S.Cond) else None for x in items]
+        if pick is any:
+            if any(t is True for t in truths):
+                return True
+            return False if all(t is False for t in truths) else UNKNOWN
+        if any(t is False for t in truths):
+            return False
+        return True if all(t is True for t in truths) else UNKNOWN
+    return f
+
+
+def _hasattr(engine, args, kwargs, site):
+    from .values import Instance
+    obj, name = args
+    if isinstance(obj, Instance) and isinstance(name, str):
+        return name in obj.attrs or obj.cls.lookup(name) is not None
+    return UNKNOWN
+
+
+def _getattr(engine, args, kwargs, site):
+    obj, name = args[0], args[1]
+    if not isinstance(name, str):
+        return UNKNOWN
+    v = engine.get_attr(None, obj, name)
+    if v is UNKNOWN and len(args) > 2:
+        return args[2]
+    return v
+
+
+def _setattr(engine, args, kwargs, site):
+    obj, name, value = args
+    if isinstance(name, str):
+        engine.set_attr(None, obj, name, value)
+    return None
+
+
+def _divmod(engine, args, kwargs, site):
+    a, b = args
+    if _int_like(a) and _int_like(b):
+        return ListVal([S.floordiv(a, b), S.mod(a, b)], "tuple")
+    return UNKNOWN
+
+
+def _math(fn):
+    def f(engine, args, kwargs, site):
+        if all(isinstance(a, (int, float)) and not isinstance(a, S.Expr) for a in args):
+            return fn(*args)
+        return UNKNOWN
+    return f
+
+
+def _math_prod(engine, args, kwargs, site):
+    items = engine.iterate(None, args[0])
+    if items is None:
+        return UNKNOWN
+    out = 1
+    for x in items:
+        if _int_like(x):
+            out = S.mul(out, x)
+        else:
+            return UNKNOWN
+    return out
+
+
+def _ordered_dict(engine, args, kwargs, site):
+    return _dict(engine, args, kwargs, site)
+
+
+def _str(engine, args, kwargs, site):
+    if args and isinstance(args[0], (int, float, str)) and not isinstance(args[0], S.Expr):
+        return str(args[0])
+    return UNKNOWN
+
+
+def _none(engine, args, kwargs, site):
+    return None
+
+
+def _identity(engine, args, kwargs, site):
+    return args[0] if args else UNKNOWN
+
+
+def _first_arg(engine, args, kwargs, site):
+    return args[0] if args else UNKNOWN
+
+
+def _map(engine, args, kwargs, site):
+    fn = args[0]
+    lists = [engine.iterate(None, a) for a in args[1:]]
+    if any(x is None for x in lists):
+        return UNKNOWN
+    return ListVal([engine.call_value(fn, list(t), {}, site) for t in zip(*lists)], "list")
+
+
+_TABLE = {
+    "builtins.len": _len, "builtins.range": _range, "builtins.enumerate": _enumerate,
+    "builtins.zip": _zip, "builtins.list": _list, "builtins.tuple": _tuple,
+    "builtins.dict": _dict, "builtins.int": _int, "builtins.float": _float,
+    "builtins.isinstance": _isinstance, "builtins.min": _minmax(min), "builtins.max": _minmax(max),
+    "builtins.sum": _sum, "builtins.abs": _abs, "builtins.round": _round,
+    "builtins.reversed": _reversed, "builtins.sorted": _sorted, "builtins.any": _anyall(any),
+    "builtins.all": _anyall(all), "builtins.hasattr": _hasattr, "builtins.getattr": _getattr,
+    "builtins.setattr": _setattr, "builtins.divmod": _divmod, "builtins.print": _none,
+    "builtins.str": _str, "builtins.map": _map, "builtins.iter": _first_arg,
+    "builtins.set": _list,
+    "math.sqrt": _math(math.sqrt), "math.ceil": _math(math.ceil), "math.floor": _math(math.floor),
+    "math.log": _math(math.log), "math.log2": _math(math.log2), "math.exp": _math(math.exp),
+    "math.pow": _math(math.pow), "math.prod": _math_prod, "math.gcd": _math(math.gcd),
+    "math.isqrt": _math(math.isqrt), "math.cos": _math(math.cos), "math.sin": _math(math.sin),
+    "math.log10": _math(math.log10),
+    "numpy.prod": _math_prod, "numpy.sqrt": _math(math.sqrt),
+    "collections.OrderedDict": _ordered_dict,
+    "functools.reduce": lambda e, a, k, s: UNKNOWN,
+    "copy.deepcopy": _identity, "copy.copy": _identity,
+}
+MATH_CONSTANTS = {"math.pi": math.pi, "math.e": math.e, "math.inf": math.inf}

@@ -1,0 +1,178 @@
+"""Deciding symbolic conditions: cheap exact reasoning first, Z3 for the remainder.
+
+`check(assumptions, cond)` answers for the admissible values of the symbols (every symbol
+is a dim >= 1, constrained by the assumptions):
+
+- "valid": cond holds for all of them;
+- "unsat": cond holds for none of them (with the assumptions that force it: an unsat core);
+- "contingent": it holds for some; the counterexample is a model where it fails;
+- "unknown": solver timeout or something it cannot encode.
+
+Only the slice of assumptions that shares symbols with `cond` (transitively) is sent to the
+solver, and answers are cached by (slice, cond), so an edit re-solves only changed slices.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from . import shapes as S
+from .shapes import Cond, Expr
+
+_CACHE: "OrderedDict[tuple, tuple]" = OrderedDict()
+_CACHE_SIZE = 4096
+SOLVE_LOG: list = []  # appended on every real solver call (the query log reads it)
+
+
+def relevant_slice(assumptions, cond) -> list:
+    """The assumptions connected to cond through shared symbols."""
+    wanted = set(cond.symbols())
+    chosen: list = []
+    pending = list(assumptions)
+    changed = True
+    while changed:
+        changed = False
+        rest = []
+        for a in pending:
+            c = a[0]
+            syms = c.symbols() if isinstance(c, Cond) else set()
+            if syms & wanted:
+                chosen.append(a)
+                wanted |= syms
+                changed = True
+            else:
+                rest.append(a)
+        pending = rest
+    return chosen
+
+
+def check(assumptions, cond, timeout_ms: int = 500):
+    """assumptions: list of (Cond, origin). Returns (verdict, counterexample, core_origins)."""
+    if cond is True:
+        return "valid", "", ()
+    if cond is False:
+        return "unsat", "", ()
+    if not isinstance(cond, Cond):
+        return "unknown", "", ()
+    slice_ = relevant_slice(assumptions, cond)
+    for a, _ in slice_:
+        if a == cond:
+            return "valid", "", ()
+        if a == S.not_(cond):
+            return "unsat", "", tuple(o for c, o in slice_ if c == a)
+    key = (tuple(c for c, _ in slice_), cond)
+    hit = _CACHE.get(key)
+    if hit is not None:
+        _CACHE.move_to_end(key)
+        verdict, cex, core_idx = hit
+        return verdict, cex, tuple(slice_[i][1] for i in core_idx)
+    SOLVE_LOG.append(str(cond))
+    result = _z3_check([c for c, _ in slice_], cond, timeout_ms)
+    _CACHE[key] = result
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    verdict, cex, core_idx = result
+    return verdict, cex, tuple(slice_[i][1] for i in core_idx)
+
+
+def _z3_check(assumptions, cond, timeout_ms):
+    import z3
+
+    syms: dict = {}
+    try:
+        goal = _enc(cond, syms, z3)
+        encoded = [_enc(a, syms, z3) for a in assumptions]
+    except _CannotEncode:
+        return "unknown", "", ()
+    domain = [v >= 1 for v in syms.values()]
+
+    s = z3.Solver()
+    s.set("timeout", timeout_ms)
+    s.add(*domain)
+    labels = []
+    for i, e in enumerate(encoded):
+        label = z3.Bool(f"a{i}")
+        labels.append(label)
+        s.assert_and_track(e, label)
+    s.push()
+    s.add(goal)
+    sat_goal = s.check()
+    if sat_goal == z3.unsat:
+        core = s.unsat_core()
+        idx = tuple(i for i, label in enumerate(labels) if any(label.eq(c) for c in core))
+        return "unsat", "", idx
+    s.pop()
+    s.add(z3.Not(goal))
+    sat_neg = s.check()
+    if sat_neg == z3.unsat:
+        return "valid", "", ()
+    if sat_goal == z3.unknown or sat_neg == z3.unknown:
+        return "unknown", "", ()
+    model = s.model()
+    parts = []
+    for name, v in sorted(syms.items()):
+        val = model.eval(v, model_completion=True)
+        parts.append(f"{name} = {val}")
+    return "contingent", ", ".join(parts), ()
+
+
+class _CannotEncode(Exception):
+    pass
+
+
+def _enc(c, syms, z3):
+    if isinstance(c, bool):
+        return z3.BoolVal(c)
+    if not isinstance(c, Cond):
+        raise _CannotEncode(c)
+    if c.op == "eq":
+        return _term(c.args[0], syms, z3) == _term(c.args[1], syms, z3)
+    if c.op == "le":
+        return _term(c.args[0], syms, z3) <= _term(c.args[1], syms, z3)
+    if c.op == "lt":
+        return _term(c.args[0], syms, z3) < _term(c.args[1], syms, z3)
+    if c.op == "not":
+        return z3.Not(_enc(c.args[0], syms, z3))
+    if c.op == "and":
+        return z3.And(*[_enc(a, syms, z3) for a in c.args])
+    if c.op == "or":
+        return z3.Or(*[_enc(a, syms, z3) for a in c.args])
+    raise _CannotEncode(c)
+
+
+def term(d, syms: dict):
+    """A dim as a Z3 integer term (symbols created in `syms`)."""
+    import z3
+
+    return _term(d, syms, z3)
+
+
+def _term(d, syms, z3):
+    if isinstance(d, bool):
+        raise _CannotEncode(d)
+    if isinstance(d, int):
+        return z3.IntVal(d)
+    if not isinstance(d, Expr):
+        raise _CannotEncode(d)
+    total = None
+    for mono, coeff in d.terms.items():
+        t = z3.IntVal(coeff)
+        for atom in mono:
+            t = t * _atom(atom, syms, z3)
+        total = t if total is None else total + t
+    return total
+
+
+def _atom(atom, syms, z3):
+    if atom.kind == "sym":
+        name = atom.args[0]
+        if name not in syms:
+            syms[name] = z3.Int(name)
+        return syms[name]
+    a, b = (_term(x, syms, z3) for x in atom.args)
+    if atom.kind == "div":
+        return a / b  # Z3's integer division floors for positive divisors, like Python
+    if atom.kind == "mod":
+        return a % b
+    if atom.kind == "max":
+        return z3.If(a >= b, a, b)
+    raise _CannotEncode(atom)

@@ -1,0 +1,43 @@
+"""Parse trees, owned here: one parso tree per file, updated by our own DiffParser.
+
+parso's DiffParser edits the old tree in place, so nothing outside this module keeps parso
+nodes across edits (lowering copies what it needs into the IR). We never use parso's
+global cache (jedi shares it). Any failure of the diff parser falls back to a full parse.
+"""
+from __future__ import annotations
+
+import parso
+from parso.python.diff import DiffParser
+from parso.utils import split_lines
+
+_GRAMMAR = parso.load_grammar()
+
+
+class SyntaxTree:
+    def __init__(self):
+        self.module = None
+        self.lines: list[str] | None = None
+        self.text: str | None = None
+
+    def update(self, text: str, log: list | None = None):
+        """Bring the tree to `text`; returns the parso module."""
+        if text == self.text and self.module is not None:
+            return self.module
+        new_lines = split_lines(text, keepends=True)
+        if self.module is not None and self.lines is not None:
+            try:
+                parser = DiffParser(_GRAMMAR._pgen_grammar, _GRAMMAR._tokenizer, self.module)
+                self.module = parser.update(old_lines=self.lines, new_lines=new_lines)
+                if self.module.get_code() != text:
+                    raise ValueError("diff parse does not round-trip")
+                if log is not None:
+                    log.append("diffparse")
+            except Exception:  # noqa: BLE001 - any DiffParser failure: parse from scratch
+                self.module = None
+        if self.module is None:
+            self.module = _GRAMMAR.parse(text, error_recovery=True)
+            if log is not None:
+                log.append("parse")
+        self.lines = new_lines
+        self.text = text
+        return self.module

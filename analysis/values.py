@@ -1,0 +1,216 @@
+"""Abstract values the interpreter computes with.
+
+Scalars are plain Python values (`int`/`Expr` dims, `float`, `str`, `bool`, `None`),
+tensors are `TensorValue`, and `UNKNOWN` is the top. Containers, user objects, modules and
+callables are the classes below. Every value has a structural `value_key` used to memoize
+calls (same key = same result) and to detect changed summaries.
+"""
+from __future__ import annotations
+
+import itertools
+
+from .ops.spec import Dtype, TensorValue
+from .shapes import UNKNOWN, Expr
+
+_ids = itertools.count()
+
+
+class Obj:
+    """A mutable heap object (list, dict, instance): identity matters, key is structural."""
+
+    def __init__(self):
+        self.oid = next(_ids)
+
+
+class ListVal(Obj):
+    def __init__(self, items, kind: str = "list"):
+        super().__init__()
+        self.items = list(items)
+        self.kind = kind  # "list" | "tuple" | "size" (torch.Size) | "set"
+
+
+def tuple_val(items, kind: str = "tuple") -> ListVal:
+    return ListVal(items, kind)
+
+
+class DictVal(Obj):
+    def __init__(self, items: dict | None = None):
+        super().__init__()
+        self.items = dict(items or {})  # python-hashable keys only
+
+
+class SliceVal:
+    def __init__(self, start, stop, step):
+        self.start, self.stop, self.step = start, stop, step
+
+
+class ClassVal:
+    """A user-defined class."""
+
+    def __init__(self, qualname: str, bases: list, attrs: dict, digest: str, path: str):
+        self.qualname = qualname
+        self.bases = bases  # ClassVal | Ref (e.g. torch.nn.Module) | UNKNOWN
+        self.attrs = attrs  # methods (FunctionVal) and class attributes
+        self.digest = digest
+        self.path = path
+
+    def mro(self):
+        out = [self]
+        for b in self.bases:
+            if isinstance(b, ClassVal):
+                for c in b.mro():
+                    if c not in out:
+                        out.append(c)
+        return out
+
+    def lookup(self, name):
+        for c in self.mro():
+            if name in c.attrs:
+                return c.attrs[name]
+        return None
+
+    def is_module(self) -> bool:
+        """Derives from torch.nn.Module (directly or through other classes)."""
+        for c in self.mro():
+            for b in c.bases:
+                if isinstance(b, Ref) and b.name.startswith("torch.nn"):
+                    return True
+        return False
+
+    def builtin_bases(self):
+        return [b for c in self.mro() for b in c.bases if isinstance(b, Ref)]
+
+
+class Instance(Obj):
+    """An instance of a user class; modules keep their submodules in `attrs`."""
+
+    def __init__(self, cls: ClassVal):
+        super().__init__()
+        self.cls = cls
+        self.attrs: dict = {}
+
+
+class NNModule(Obj):
+    """An instance of a modelled torch.nn module (Conv2d, Linear, ...)."""
+
+    def __init__(self, name: str, attrs: dict, site=None, arg_sites=None):
+        super().__init__()
+        self.name = name  # "torch.nn.Conv2d"
+        self.attrs = attrs  # spec-level attributes from the constructor spec
+        self.site = site  # (unit key, nid) of the constructor call
+        self.arg_sites = arg_sites or {}  # parameter name -> (unit key, nid) of its argument
+        self.training = True
+
+
+class Container(Obj):
+    """nn.Sequential / nn.ModuleList / nn.ModuleDict / nn.ParameterList."""
+
+    def __init__(self, kind: str, items: list, keys: list | None = None):
+        super().__init__()
+        self.kind = kind  # "Sequential" | "ModuleList" | "ModuleDict"
+        self.items = items
+        self.keys = keys  # ModuleDict / Sequential(OrderedDict) names
+
+
+class FunctionVal:
+    """A user-defined function (or lambda); `closure` is the defining environment."""
+
+    def __init__(self, qualname: str, unit_key: str, params: tuple, defaults: dict, closure,
+                 path: str, decorators=()):
+        self.qualname = qualname
+        self.unit_key = unit_key
+        self.params = params
+        self.defaults = defaults  # param name -> value
+        self.closure = closure  # Env of the enclosing function, or None for module level
+        self.path = path
+        self.decorators = decorators
+
+
+class BoundMethod:
+    def __init__(self, func, self_value):
+        self.func = func
+        self.self_value = self_value
+
+
+class Ref:
+    """A name in an external library: `torch`, `torch.nn.functional.relu`, `math.sqrt`."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self):
+        return f"Ref({self.name})"
+
+
+class BoundRef:
+    """A method of a builtin value: `x.view` on a tensor, `list.append` ..."""
+
+    def __init__(self, name: str, self_value):
+        self.name = name
+        self.self_value = self_value
+
+
+class ModuleNS:
+    """A user module of the workspace (for `import mypkg.blocks`)."""
+
+    def __init__(self, path: str, env: dict):
+        self.path = path
+        self.env = env
+
+
+def is_tensor(v) -> bool:
+    return isinstance(v, TensorValue)
+
+
+def value_key(v, _seen=None):
+    """A hashable structural key: equal keys mean the analysis sees equal values."""
+    if v is None or isinstance(v, (bool, int, float, str, complex)) or v is UNKNOWN:
+        return (type(v).__name__, v) if not isinstance(v, Dtype) else ("dtype", str(v))
+    if isinstance(v, (Expr, TensorValue)):
+        return v
+    if v is Ellipsis:
+        return "..."
+    if _seen is None:
+        _seen = set()
+    if isinstance(v, Obj):
+        if v.oid in _seen:
+            return ("cycle", type(v).__name__)
+        _seen = _seen | {v.oid}
+    if isinstance(v, ListVal):
+        return (v.kind, tuple(value_key(x, _seen) for x in v.items))
+    if isinstance(v, DictVal):
+        return ("dict", tuple((k, value_key(x, _seen)) for k, x in v.items.items()))
+    if isinstance(v, Instance):
+        return ("inst", v.cls.qualname, v.cls.digest,
+                tuple(sorted((k, value_key(x, _seen)) for k, x in v.attrs.items())))
+    if isinstance(v, NNModule):
+        return ("nn", v.name, v.training, tuple(sorted((k, _spec_key(x)) for k, x in v.attrs.items())))
+    if isinstance(v, Container):
+        return ("cont", v.kind, tuple(value_key(x, _seen) for x in v.items), tuple(v.keys or ()))
+    if isinstance(v, FunctionVal):
+        return ("fn", v.qualname)
+    if isinstance(v, ClassVal):
+        return ("cls", v.qualname, v.digest)
+    if isinstance(v, BoundMethod):
+        return ("bm", value_key(v.func, _seen), value_key(v.self_value, _seen))
+    if isinstance(v, Ref):
+        return ("ref", v.name)
+    if isinstance(v, BoundRef):
+        return ("bref", v.name, value_key(v.self_value, _seen))
+    if isinstance(v, SliceVal):
+        return ("slice", value_key(v.start), value_key(v.stop), value_key(v.step))
+    if isinstance(v, ModuleNS):
+        return ("modns", v.path)
+    return ("other", type(v).__name__)
+
+
+def _spec_key(x):
+    if isinstance(x, (list, tuple)):
+        return tuple(_spec_key(i) for i in x)
+    if isinstance(x, dict):
+        return tuple(sorted((k, _spec_key(v)) for k, v in x.items()))
+    try:
+        hash(x)
+        return x
+    except TypeError:
+        return repr(x)
