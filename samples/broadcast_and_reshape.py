@@ -1,0 +1,41 @@
+"""Broadcasting and reshape bugs, each on the line where PyTorch raises."""
+import torch
+
+
+def broadcasting():
+    a = torch.randn(8, 1, 6, 1)
+    b = torch.randn(7, 1, 5)
+    c = a * b
+    #     ^ Tensor[8, 7, 6, 5]
+    d = torch.randn(3, 4) + torch.randn(5, 4)  # error: shape-mismatch
+    return c
+
+
+def reshapes():
+    x = torch.randn(4, 3, 32, 32)
+    flat = x.reshape(x.size(0), -1)
+    #      ^ Tensor[4, 3072]
+    y = x.view(4, 3, -1)
+    #   ^ Tensor[4, 3, 1024]
+    z = x.view(16, 2700)  # error: shape-mismatch
+    w = x.permute(0, 2, 3, 1)
+    #   ^ Tensor[4, 32, 32, 3]
+    s = torch.cat([x, x], dim=1)
+    #   ^ Tensor[4, 6, 32, 32]
+    t = torch.stack([x, x])
+    #   ^ Tensor[2, 4, 3, 32, 32]
+    u = x.unsqueeze(1).squeeze(2)
+    #   ^ Tensor[4, 1, 3, 32, 32]
+    bad = torch.cat([x, torch.randn(4, 3, 16, 16)], dim=1)  # error: shape-mismatch
+    return flat
+
+
+if __name__ == "__main__":
+    try:
+        broadcasting()
+    except RuntimeError:
+        pass
+    try:
+        reshapes()
+    except RuntimeError:
+        pass

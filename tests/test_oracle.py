@@ -1,0 +1,55 @@
+"""The engine's shapes and error lines agree with real PyTorch on every sample."""
+import re
+from pathlib import Path
+
+import pytest
+
+from shapesense.analysis.db import AnalysisHost
+
+from .oracle import run_and_record
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+
+SAMPLES = sorted((Path(__file__).parent.parent / "samples").rglob("*.py"))
+_DIMS = re.compile(r"^Tensor\[(.*)\]$")
+
+
+def _parse(shape_text):
+    m = _DIMS.match(shape_text)
+    if not m:
+        return None
+    inner = m.group(1)
+    return tuple(int(d) if d.strip().isdigit() else d.strip() for d in inner.split(",")) if inner else ()
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_shapes_match_torch(path):
+    host = AnalysisHost()
+    host.set_file(str(path), path.read_text())
+    result = host.analyze(str(path))
+    targets, facts = {}, {}
+    for f in result.facts:
+        if f.is_target and f.text.isidentifier():
+            targets.setdefault(f.span.start[0], set()).add(f.text)
+            facts[(f.span.start[0], f.text)] = f
+    seen, error_line = run_and_record(str(path), targets)
+    wrong, exact = [], 0
+    for (line, name), shapes in seen.items():
+        fact = facts[(line, name)]
+        ours = _parse(fact.shape)
+        if ours is None:
+            continue  # unknown rank: no claim made
+        for shape in shapes:
+            same_rank = len(ours) == len(shape)
+            if not same_rank or any(isinstance(a, int) and a != b for a, b in zip(ours, shape)):
+                wrong.append(f"line {line + 1} {name}: ours {fact.shape}, torch {list(shape)}")
+        variants = {_parse(v) for v in fact.variants} if fact.variants else {ours}
+        if variants == shapes:
+            exact += 1
+    assert not wrong, "\n".join(wrong)
+    errors = {d.span.start[0] for d in result.diagnostics if d.severity == "error"}
+    if error_line is not None:
+        assert error_line in errors, f"torch raised on line {error_line + 1}, we flagged {sorted(e + 1 for e in errors)}"
+    # Most executed tensor assignments must get their exact concrete shape.
+    assert exact >= 0.9 * len(seen) or len(seen) < 3, f"exact on {exact} of {len(seen)} lines"
