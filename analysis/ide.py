@@ -58,8 +58,9 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
         span = _span(unit, nid)
         if span is None:
             continue
+        vals = sorted(vals, key=value_text)  # the order calls ran in must not matter
         joined = _join_all(engine, vals)
-        variants = tuple(value_text(v) for v in vals) if len(vals) > 1 else ()
+        variants = tuple(sorted({value_text(v) for v in vals})) if len(vals) > 1 else ()
         result.facts.append(ShapeFact(span, unit.texts.get(nid, ""), value_text(joined),
                                       _origin_text(vals), (unit_key, nid) in targets, variants))
     result.facts.sort(key=lambda f: (f.span.start, f.span.end))

@@ -60,6 +60,7 @@ class Entry:
         self.diags: dict = {}  # DiagRecord.key() -> DiagRecord
         self.deps: list = []  # (callable, args, kwargs, result key)
         self.global_reads: dict = {}  # (path, name) -> value key
+        self.units: dict = {}  # (path, unit key) -> digest of every unit run for this entry
         self.stale = False
         self.last_run = 0
 
@@ -112,10 +113,14 @@ class Engine:
             return self.module_envs[path]
         key = ("<module>", path, unit.digest, as_main)
         entry = self.memo.get(key)
-        if entry is not None and not entry.stale and self._valid(entry):
-            self._mark_live(entry)
+        if entry is not None and not entry.stale:
+            # Functions validated below read globals from this environment: the old one,
+            # which stays if every dependency still gives the same result.
             self.module_envs[path] = entry.result
-            return entry.result
+            if self._valid(entry):
+                self._mark_live(entry)
+                return entry.result
+            del self.module_envs[path]
         self.log.append(f"infer:{_short(path)}::<module>")
         entry = Entry(key, "<module>")
         env = {"__name__": "__main__" if as_main else _module_name(path), "__file__": path}
@@ -188,6 +193,19 @@ class Engine:
     # Memo
     # =====================================================================================
     def _valid(self, entry) -> bool:
+        """Do the entry's dependencies still give the same results? Checking re-runs them;
+        if the answer is no, whatever the check marked live is unmarked again."""
+        live, called = dict(self.live), set(self.called_units)
+        if self._deps_hold(entry):
+            return True
+        self.live, self.called_units = live, called
+        return False
+
+    def _deps_hold(self, entry) -> bool:
+        for (path, unit_key), digest in entry.units.items():
+            unit = self.program.unit(path, unit_key)
+            if unit is None or unit.digest != digest:
+                return False
         for (path, name), key in entry.global_reads.items():
             env = self.module_envs.get(path)
             if env is None:
@@ -203,6 +221,7 @@ class Engine:
         entry.last_run = self.run_id
         self.live[entry.id] = entry
         self.called_units.add(entry.unit_key)
+        self.called_units.update(k for _, k in entry.units)
 
     def _store(self, entry):
         entry.last_run = self.run_id
@@ -239,6 +258,7 @@ class Engine:
         else:
             self.log.append(f"infer:{fn.qualname}")
             entry = Entry(key, fn.unit_key)
+            entry.units[(fn.path, fn.unit_key)] = unit.digest
             frame = Frame(self, unit, fn.path, entry, fn.closure)
             frame.globals_env = self.module_envs.get(fn.path)
             frame.hard_syms = hard
@@ -263,6 +283,7 @@ class Engine:
     def _merge_into_caller(self, entry):
         """An impure call re-runs whenever its caller does: its results live in the caller."""
         self.called_units.add(entry.unit_key)
+        self.called_units.update(k for _, k in entry.units)
         caller = self.stack[-1] if self.stack else None
         if caller is None:
             entry.last_run = self.run_id
@@ -275,6 +296,7 @@ class Engine:
             for v in vals:
                 _add_fact(caller.entry.facts, k, v)
         caller.entry.diags.update(entry.diags)
+        caller.entry.units.update(entry.units)
         caller.entry.deps.extend(entry.deps)
         caller.entry.global_reads.update(entry.global_reads)
 

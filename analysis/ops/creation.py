@@ -269,10 +269,10 @@ def arange(ctx, *args, start=None, end=None, step=None, out=None, dtype=None, la
         ctx.fail(ILLEGAL_VALUE, "step must be nonzero")
     if s > 0:
         ctx.require(S.ge(e, b), ILLEGAL_VALUE, "upper bound and lower bound inconsistent with step sign")
-        n = S.cdiv(S.sub(e, b), s)
+        n = S.floordiv(S.add(S.sub(e, b), s - 1), s)
     else:
         ctx.require(S.le(e, b), ILLEGAL_VALUE, "upper bound and lower bound inconsistent with step sign")
-        n = S.cdiv(S.sub(b, e), -s)
+        n = S.floordiv(S.add(S.sub(b, e), -s - 1), -s)
     return TensorValue((n,), dt)
 
 

@@ -44,6 +44,10 @@ def pool_out_size(ctx, i, k, s, p, d, ceil_mode):
     num = S.sub(S.add(i, S.mul(2, p)), S.add(S.mul(d, S.sub(k, 1)), 1))
     if ceil_mode:
         o = S.add(S.floordiv(S.add(num, S.sub(s, 1)), s), 1)
+        # (o-1)*s < i + 2p - eff + s, so the rule can only fire when s > eff - p.
+        eff = S.add(S.mul(d, S.sub(k, 1)), 1)
+        if S.le(s, S.sub(eff, p)) is True:
+            return o
         if ctx.decide(S.ge(S.mul(S.sub(o, 1), s), S.add(i, p))):
             o = S.sub(o, 1)
         return o

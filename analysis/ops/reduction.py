@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import shapes as S
 from ..shapes import UNKNOWN
 from .elementwise import binary
+from .indexing import broadcast_checked
 from .shape_ops import is_dim
 from .spec import (DTYPE_MISMATCH, ILLEGAL_VALUE, IMPROPER_VALUE, SHAPE_MISMATCH, Dtype,
                    TensorValue, Unknowable, is_tensor, op)
@@ -216,7 +217,10 @@ def _register_max(name):
     def spec(ctx, input, dim=None, keepdim=None, *, out=None, other=None):
         _tensor(ctx, input)
         if is_tensor(dim) or other is not None:
-            return binary(ctx, input, other if other is not None else dim)
+            other = other if other is not None else dim
+            if is_tensor(other) and input.shape is not None and other.shape is not None:
+                broadcast_checked(ctx, input.shape, other.shape)
+            return binary(ctx, input, other)
         keepdim = _keepdim(dim, keepdim)
         shape = ctx.shape(input)
         if dim is None:

@@ -213,12 +213,21 @@ def transpose(ctx, input, dim0, dim1):
     return TensorValue(tuple(shape), input.dtype)
 
 
-@op("torch.t", "Tensor.t", "Tensor.t_")
-def t(ctx, input):
+def _t(ctx, input, name):
     shape = ctx.shape(input)
     if len(shape) > 2:
-        ctx.fail(SHAPE_MISMATCH, f"t() expects a tensor with <= 2 dimensions, but self is {len(shape)}D")
+        ctx.fail(SHAPE_MISMATCH, f"{name}() expects a tensor with <= 2 dimensions, but self is {len(shape)}D")
     return TensorValue(tuple(reversed(shape)), input.dtype)
+
+
+@op("torch.t", "Tensor.t")
+def t(ctx, input):
+    return _t(ctx, input, "t")
+
+
+@op("Tensor.t_")
+def t_(ctx, self):
+    return _t(ctx, self, "t_")
 
 
 @op("torch.adjoint", "Tensor.adjoint")

@@ -1,0 +1,85 @@
+"""Incremental analysis recomputes only what an edit touched, and equals a fresh analysis."""
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from shapesense.analysis.db import AnalysisHost
+
+SAMPLE = Path(__file__).parent.parent / "samples" / "resnet_block.py"
+PATH = str(SAMPLE)
+
+
+def _snapshot(result):
+    return ([(f.span, f.text, f.shape, f.variants) for f in result.facts],
+            [(d.span, d.severity, d.code, d.message) for d in result.diagnostics])
+
+
+def _fresh(text):
+    host = AnalysisHost()
+    host.set_file(PATH, text)
+    return host.analyze(PATH)
+
+
+def _edit(host, text):
+    host.clear_log()
+    host.set_file(PATH, text)
+    result = host.analyze(PATH)
+    assert _snapshot(result) == _snapshot(_fresh(text))
+    return [q for q in host.query_log if q.startswith(("infer:", "solve:"))]
+
+
+def _host():
+    host = AnalysisHost()
+    host.set_file(PATH, SAMPLE.read_text())
+    host.analyze(PATH)
+    return host
+
+
+def test_body_edit_recomputes_only_that_function():
+    host = _host()
+    text = SAMPLE.read_text().replace("        out = self.bn2(out)\n", "        out = self.bn2(out) * 1\n")
+    recomputed = _edit(host, text)
+    assert recomputed and set(recomputed) == {"infer:BasicBlock.forward"}
+
+
+def test_comment_edit_recomputes_nothing():
+    host = _host()
+    text = "# a comment above everything\n" + SAMPLE.read_text().replace("        identity = x\n", "        identity = x  # kept\n")
+    assert _edit(host, text) == []
+
+
+def test_signature_change_rechecks_callers():
+    host = _host()
+    text = SAMPLE.read_text().replace("def conv3x3(in_planes, out_planes, stride=1):",
+                                      "def conv3x3(in_planes, out_planes, stride=1, groups=1):")
+    recomputed = _edit(host, text)
+    assert "infer:conv3x3" in recomputed and "infer:BasicBlock.__init__" in recomputed
+
+
+def test_introducing_and_removing_a_bug():
+    host = _host()
+    buggy = SAMPLE.read_text().replace("nn.Linear(64 * block.expansion", "nn.Linear(60 * block.expansion")
+    _edit(host, buggy)
+    assert [d.code for d in host.analyze(PATH).diagnostics] == ["shape-mismatch"]
+    _edit(host, SAMPLE.read_text())
+    assert host.analyze(PATH).diagnostics == []
+
+
+_PIECES = ["x", " ", "\n", "(", ")", ":", "=", "    ", "# c\n", "𝔘", "é", "\r\n", "def f(:\n", "1",
+           "torch.randn(2, 3)", "return", "'", '"""', "\t", "class", "self.fc(x)"]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["resnet_block.py", "lenet_wrong_linear.py", "attention.py"]),
+       st.lists(st.tuples(st.floats(0, 1), st.integers(0, 12), st.sampled_from(_PIECES)), min_size=1, max_size=4))
+def test_random_edit_sequences_equal_fresh_analysis(name, edits):
+    text = (SAMPLE.parent / name).read_text()
+    host = AnalysisHost()
+    host.set_file(PATH, text)
+    host.analyze(PATH)
+    for where, delete, piece in edits:
+        at = int(where * len(text))
+        text = text[:at] + piece + text[at + delete:]
+        host.set_file(PATH, text)
+        assert _snapshot(host.analyze(PATH)) == _snapshot(_fresh(text))
