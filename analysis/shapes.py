@@ -118,7 +118,7 @@ class Expr:
         monos = sorted(self.terms, key=lambda m: (m == (), [a.sort_key() for a in m]))
         for mono in monos:
             c = self.terms[mono]
-            body = "*".join(_atom_text(a, len(mono) > 1) for a in mono)
+            body = "*".join(_atom_text(a, len(mono) > 1 or abs(c) != 1) for a in mono)
             if not body:
                 text = str(abs(c))
             elif abs(c) == 1:
@@ -168,7 +168,7 @@ class Expr:
 
 def _atom_text(atom: Atom, in_product: bool) -> str:
     s = str(atom)
-    return s
+    return f"({s})" if in_product and atom.kind in ("div", "mod") else s
 
 
 Dim = Union[int, Expr, _Unknown]
@@ -182,10 +182,6 @@ def _poly(x) -> dict:
     if isinstance(x, Expr):
         return x.terms
     return {(): x} if x else {}
-
-
-def _is_dim(x) -> bool:
-    return isinstance(x, (int, Expr)) and not isinstance(x, bool) or isinstance(x, bool)
 
 
 def add(a: Dim, b: Dim) -> Dim:
@@ -244,8 +240,6 @@ def floordiv(a: Dim, b: Dim) -> Dim:
         rest = Expr.make(r)
         if isinstance(rest, int):  # 0 <= rest < b: exact
             return Expr.make(q)
-        if all(m == () or c > 0 for m, c in r.items()) and len(q) > 0 and any(m != () for m in q):
-            pass  # cannot split safely without knowing the sign of the rest
         return Expr.make({(Atom("div", (a, b)),): 1})
     if isinstance(b, Expr):
         quotient = _exact_divide(a, b)

@@ -25,6 +25,10 @@ class ServerError(RuntimeError):
     """The server died, answered with an error, or did not answer in time."""
 
 
+class ResponseError(ServerError):
+    """The server answered a request with a JSON-RPC error (it is alive)."""
+
+
 @dataclass
 class Arrival:
     t: float  # time.perf_counter() when the message's bytes were read
@@ -234,7 +238,7 @@ class LspClient:
                 self._lock.wait(min(left, 0.5))
             a = self._responses.pop(rid)
         if "error" in a.msg:
-            raise ServerError(f"{what or rid} failed: {a.msg['error']}")
+            raise ResponseError(f"{what or rid} failed: {a.msg['error']}")
         return a
 
     def request(self, method: str, params: Any, timeout: float = 30.0) -> tuple[Any, float]:

@@ -231,3 +231,10 @@ def hover_positions(text: str, meta: dict, limit: int = 200) -> list[dict]:
             out.append({"line": ln, "character": 0})
     step = max(1, len(out) // limit)
     return out[::step][:limit]
+
+
+def change_lines(change: dict) -> tuple[int, int, int]:
+    """(first line, last line before, last line after) touched by a ranged change."""
+    l1 = change["range"]["start"]["line"]
+    l2 = change["range"]["end"]["line"]
+    return l1, l2, l1 + change["text"].count("\n") + (0 if "\r" not in change["text"] else change["text"].count("\r") - change["text"].count("\r\n"))

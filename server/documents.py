@@ -93,6 +93,12 @@ class LineIndex:
             return self.position(len(self.text))
         return line, units_to_col(self.line(line), units, encoding)
 
+    def contains_client(self, line: int, units: int, encoding: str) -> bool:
+        """Is (line, units) a position inside the text (end of a line included)?"""
+        if line < 0 or units < 0 or line >= len(self.starts):
+            return False
+        return units <= col_to_units(self.line(line), len(self.line(line)), encoding)
+
     def to_client(self, line: int, col: int, encoding: str) -> tuple[int, int]:
         if line >= len(self.starts):
             line = len(self.starts) - 1

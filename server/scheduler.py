@@ -10,14 +10,14 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 from typing import Awaitable, Callable
 
 from .documents import DocumentStore
 from .paths import uri_to_path
 from .worker import AnalysisWorker, Outcome, Snapshot
 
-log = logging.getLogger(__name__)
+# Clients name Python differently; anything else a client sends us is kept but not analysed.
+PYTHON_LANGUAGE_IDS = {"python", "py", "python3", ""}
 
 
 class Scheduler:
@@ -25,12 +25,12 @@ class Scheduler:
         self,
         worker: AnalysisWorker,
         documents: DocumentStore,
-        on_result: Callable[[Outcome], Awaitable[None] | None],
         debounce_ms: Callable[[], int],
     ):
         self.worker = worker
         self.documents = documents
-        self._on_result = on_result
+        # Called on the loop with each debounced result that is still current.
+        self.on_result: Callable[[Outcome], Awaitable[None] | None] | None = None
         self._debounce_ms = debounce_ms
         self._timers: dict[str, asyncio.Task] = {}
         self._inflight: dict[tuple[str, int], asyncio.Future] = {}
@@ -38,7 +38,7 @@ class Scheduler:
 
     def snapshot(self, uri: str) -> Snapshot | None:
         doc = self.documents.get(uri)
-        if doc is None:
+        if doc is None or doc.language_id not in PYTHON_LANGUAGE_IDS:
             return None
         return Snapshot(uri, uri_to_path(uri), doc.version, doc.index)
 
@@ -54,6 +54,12 @@ class Scheduler:
     def touch_all(self) -> None:
         for doc in self.documents:
             self.touch(doc.uri)
+
+    def shutdown(self) -> None:
+        for timer in list(self._timers.values()):
+            timer.cancel()
+        self._timers.clear()
+        self.worker.shutdown()
 
     def forget(self, uri: str) -> None:
         timer = self._timers.pop(uri, None)
@@ -74,9 +80,28 @@ class Scheduler:
         if snap is None:
             return None
         hit = self._latest.get(uri)
-        if hit is not None and hit.snapshot.version == snap.version and hit.generation == self.worker.generation:
+        if (
+            hit is not None
+            and hit.snapshot.version == snap.version
+            and hit.generation == self.worker.generation
+            and not self.worker.has_pending_input
+        ):
             return hit
         return await self._analyze(snap, skip_if_stale=False)
+
+    async def settled(self, uri: str, rounds: int = 20) -> Outcome | None:
+        """Like `current`, but first lets a pending debounce run out, and retries while
+        the document keeps changing: pulled diagnostics carry no version, so they must
+        describe the newest text (bounded, so a flood of edits cannot starve the reply)."""
+        outcome = None
+        for _ in range(rounds):
+            timer = self._timers.get(uri)
+            if timer is not None:
+                await asyncio.wait([timer])
+            outcome = await self.current(uri)
+            if outcome is None or outcome.snapshot.version == self.documents.version(uri):
+                return outcome
+        return outcome
 
     async def _debounced(self, uri: str, delay: bool) -> None:
         if delay:
@@ -87,7 +112,7 @@ class Scheduler:
         outcome = await self._analyze(snap, skip_if_stale=True)
         if outcome is None or self.documents.version(uri) != outcome.snapshot.version:
             return  # superseded: a newer timer is already running
-        result = self._on_result(outcome)
+        result = self.on_result(outcome) if self.on_result else None
         if asyncio.iscoroutine(result):
             await result
 
@@ -101,7 +126,7 @@ class Scheduler:
             fut.add_done_callback(lambda f: self._inflight.pop(key, None) if self._inflight.get(key) is f else None)
         # shield: a cancelled debounce timer must not cancel a job a request awaits too
         outcome = await asyncio.shield(fut)
-        if outcome is None and not skip_if_stale:
+        if outcome is None and not skip_if_stale and not self.worker.closed:
             # the shared job was skipped as stale; this caller still wants an answer
             outcome = await self.worker.analyze(snap)
         if outcome is not None and self.documents.version(snap.uri) == outcome.snapshot.version:

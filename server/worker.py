@@ -56,6 +56,7 @@ class AnalysisWorker:
         self._lock = threading.Lock()
         self._incoming: dict[str, object] = {}  # path -> text or _REMOVED, from the loop
         self._reset_pending = False
+        self.closed = False
         # Worker-thread state.
         self._host: AnalysisHost | None = None
         self._texts: dict[str, str] = {}
@@ -70,6 +71,12 @@ class AnalysisWorker:
         with self._lock:
             self._incoming[path] = _REMOVED
 
+    @property
+    def has_pending_input(self) -> bool:
+        """Texts or settings queued for the host that no job has applied yet."""
+        with self._lock:
+            return bool(self._incoming) or self._reset_pending
+
     def reconfigure(self, settings: EngineSettings, workspace_root: str | None = None) -> None:
         """A new host with these settings is built before the next job."""
         with self._lock:
@@ -79,7 +86,10 @@ class AnalysisWorker:
                 self._reset_pending = True
 
     async def run(self, fn: Callable, *args):
-        """Run `fn(host, *args)` on the analysis thread after draining pending inputs."""
+        """Run `fn(host, *args)` on the analysis thread after draining pending inputs;
+        None once shut down."""
+        if self.closed:
+            return None
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self._call, fn, args)
 
@@ -88,6 +98,7 @@ class AnalysisWorker:
         return await self.run(self._analyze, snapshot, is_current)
 
     def shutdown(self) -> None:
+        self.closed = True
         self._executor.shutdown(wait=False, cancel_futures=True)
 
     # -- on the analysis thread --------------------------------------------------

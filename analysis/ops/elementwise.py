@@ -45,7 +45,16 @@ def _broadcast_dim(ctx, a, b, shapes, axis, pos):
                     f"The size of tensor a ({a}) must match the size of tensor b ({b}) "
                     f"at non-singleton dimension {len(max(shapes, key=len)) + axis}")
         return a
-    # Two different symbols: either may be 1, so the result is not determined.
+    # Two different symbolic dims: they must be equal or one of them 1.
+    ctx.require(S.or_(S.eq(a, b), S.eq(a, 1), S.eq(b, 1)), SHAPE_MISMATCH,
+                f"The size of tensor a ({a}) must match the size of tensor b ({b}) "
+                f"at non-singleton dimension {len(max(shapes, key=len)) + axis}")
+    for cond, result in ((S.eq(a, 1), b), (S.eq(b, 1), a), (S.eq(a, b), a)):
+        try:
+            if ctx.decide(cond):
+                return result
+        except Unknowable:
+            pass
     return S.dmax(a, b)
 
 

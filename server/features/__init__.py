@@ -1,1 +1,14 @@
-"""One module per LSP feature."""
+"""One module per LSP feature; each has `register(ls)` adding its handlers."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..app import ShapeLanguageServer
+
+
+def register_all(ls: "ShapeLanguageServer") -> None:
+    from . import code_actions, configuration, diagnostics, hover, inlay_hints, lifecycle, sync, workspace
+
+    for module in (lifecycle, configuration, sync, diagnostics, hover, inlay_hints, code_actions, workspace):
+        module.register(ls)

@@ -1,5 +1,6 @@
 // ShapeSense VS Code client: starts `<python> -m shapesense serve --stdio` and wires it to
 // VS Code (hover, diagnostics, code actions, inlay hints come from the server over LSP).
+import * as readline from 'node:readline';
 import * as vscode from 'vscode';
 import {
   CloseAction,
@@ -7,6 +8,7 @@ import {
   ErrorAction,
   ErrorHandler,
   ErrorHandlerResult,
+  DocumentDiagnosticRequest,
   ExecuteCommandRequest,
   InlayHintRequest,
   LanguageClient,
@@ -30,6 +32,7 @@ const CLIENT_ID = 'shapesense'; // also makes the client honour `shapesense.trac
 const MAX_RESTARTS = 4;
 const RESTART_WINDOW_MS = 3 * 60 * 1000;
 const ANALYSIS_STALE_MS = 20000;
+const ANNOTATE_KINDS = ['source.shapesense.annotate', 'refactor.rewrite'];
 
 let output: vscode.LogOutputChannel;
 let status: StatusItem;
@@ -43,6 +46,8 @@ const crashTimes: number[] = [];
 const pending = new Map<string, number>();
 /** last diagnostics from the server, so that toggling `shapesense.enable` can re-show them */
 const lastDiagnostics = new Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[] }>();
+/** the server's last stderr lines, quoted when it fails to start */
+const stderrTail: string[] = [];
 
 function log(msg: string): void {
   output.info(`[client] ${msg}`);
@@ -106,6 +111,9 @@ function refreshPhase(): void {
 // ------------------------------------------------------------------ crash handling
 
 class RestartingErrorHandler implements ErrorHandler {
+  /** set once the server has answered `initialize`; before that a failure is a start failure */
+  everRunning = false;
+
   error(_error: Error, _message: Message | undefined, count: number | undefined): ErrorHandlerResult {
     // a few broken messages: keep going; a stream of them: shut the connection down
     if (count !== undefined && count <= 3) return { action: ErrorAction.Continue, handled: true };
@@ -113,7 +121,9 @@ class RestartingErrorHandler implements ErrorHandler {
   }
 
   closed(): CloseHandlerResult {
-    if (stopping) return { action: CloseAction.DoNotRestart, handled: true };
+    // while stopping on purpose, or when the server never came up (start() then rejects and
+    // startServer() reports it), do not restart
+    if (stopping || !this.everRunning) return { action: CloseAction.DoNotRestart, handled: true };
     const now = Date.now();
     while (crashTimes.length > 0 && now - crashTimes[0] > RESTART_WINDOW_MS) crashTimes.shift();
     pending.clear();
@@ -139,6 +149,23 @@ class RestartingErrorHandler implements ErrorHandler {
 
 // ------------------------------------------------------------------ the client
 
+function serverLogLine(line: string): void {
+  stderrTail.push(line);
+  if (stderrTail.length > 40) stderrTail.shift();
+  if (/\b(ERROR|CRITICAL)\b|Traceback|Error:/.test(line)) output.error(`[server] ${line}`);
+  else if (/\bWARNING\b/.test(line)) output.warn(`[server] ${line}`);
+  else output.info(`[server] ${line}`);
+}
+
+/** the most telling line of the server's stderr (the exception line of a traceback) */
+function lastServerError(): string | undefined {
+  for (let i = stderrTail.length - 1; i >= 0; i--) {
+    const l = stderrTail[i].trim();
+    if (l && !l.startsWith('File ') && !l.startsWith('^')) return l;
+  }
+  return undefined;
+}
+
 function makeClient(interp: Interpreter): LanguageClient {
   const [command, ...pre] = interp.command;
   const folder = firstFolder();
@@ -153,6 +180,7 @@ function makeClient(interp: Interpreter): LanguageClient {
     },
   };
 
+  const errorHandler = new RestartingErrorHandler();
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
       { scheme: 'file', language: 'python' },
@@ -164,7 +192,11 @@ function makeClient(interp: Interpreter): LanguageClient {
     // sends workspace/didChangeConfiguration when any `shapesense.*` setting changes;
     // workspace/configuration requests for section "shapesense" are answered per scopeUri
     synchronize: { configurationSection: 'shapesense' },
-    errorHandler: new RestartingErrorHandler(),
+    errorHandler,
+    stdioOptions: {
+      stdout: (input) => readline.createInterface({ input, crlfDelay: Infinity }).on('line', serverLogLine),
+      stderr: (input) => readline.createInterface({ input, crlfDelay: Infinity }).on('line', serverLogLine),
+    },
     initializationFailedHandler: (error) => {
       log(`Server initialisation failed: ${error}`);
       return false;
@@ -178,6 +210,20 @@ function makeClient(interp: Interpreter): LanguageClient {
         if (event.contentChanges.length > 0) markPending(event.document.uri);
         return next(event);
       },
+      // pull model (textDocument/diagnostic): the answer marks the end of an analysis
+      provideDiagnostics: async (doc, previousResultId, token, next) => {
+        const uri = doc instanceof vscode.Uri ? doc : doc.uri;
+        try {
+          if (!isEnabled(uri)) return { kind: 'full', items: [] } as unknown as ReturnType<typeof next>;
+          return await next(doc, previousResultId, token);
+        } finally {
+          if (!token.isCancellationRequested) {
+            pending.delete(uri.toString());
+            refreshPhase();
+          }
+        }
+      },
+      // push model (textDocument/publishDiagnostics)
       handleDiagnostics: (uri, diagnostics, next) => {
         lastDiagnostics.set(uri.toString(), { uri, diagnostics });
         pending.delete(uri.toString());
@@ -196,7 +242,8 @@ function makeClient(interp: Interpreter): LanguageClient {
   c.onDidChangeState((e) => {
     log(`client state: ${State[e.oldState]} -> ${State[e.newState]}`);
     if (e.newState === State.Running) {
-      crashTimes.length === 0 || log('server is running again');
+      errorHandler.everRunning = true;
+      if (crashTimes.length > 0) log('server is running again');
       status.set('ready', `Python: ${interp.command.join(' ')}`);
       refreshPhase();
     } else if (e.newState === State.Starting) {
@@ -222,6 +269,7 @@ async function startServer(): Promise<void> {
   }
   log(`Python ${check.pythonVersion}, shapesense ${check.serverVersion || '?'}; starting ` +
     `"${interp.command.join(' ')} -m shapesense serve --stdio"`);
+  stderrTail.length = 0;
   const c = makeClient(interp);
   client = c;
   try {
@@ -229,16 +277,21 @@ async function startServer(): Promise<void> {
     const info = c.initializeResult?.serverInfo;
     log(`server ready: ${info?.name ?? 'shapesense'} ${info?.version ?? ''}`.trim());
   } catch (e) {
-    const msg = `The ShapeSense server failed to start: ${e instanceof Error ? e.message : e}`;
+    await new Promise((r) => setTimeout(r, 300)); // let the last stderr lines arrive
+    const why = lastServerError() ?? (e instanceof Error ? e.message : String(e));
+    const msg = `The ShapeSense server failed to start: ${why}`;
     log(msg);
+    log(`(client error: ${e instanceof Error ? e.message : e})`);
     status.set('error', msg);
     notifyError(msg, true);
     client = undefined;
+    stopping = true;
     try {
-      await c.dispose();
+      await c.dispose(2000);
     } catch {
-      /* already dead */
+      /* it never ran: nothing to stop */
     }
+    stopping = false;
   }
 }
 
@@ -250,7 +303,7 @@ async function stopServer(): Promise<void> {
   stopping = true;
   try {
     if (c.isRunning()) await c.stop(5000);
-    await c.dispose();
+    await c.dispose(2000);
   } catch (e) {
     log(`error while stopping the server: ${e}`);
   }
@@ -286,15 +339,20 @@ async function annotateCurrentFile(): Promise<void> {
   }
   const doc = editor.document;
   const whole = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
-  // code actions of kind refactor.rewrite over the whole file (only: ["refactor.rewrite"])
-  const actions =
-    (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
-      'vscode.executeCodeActionProvider',
-      doc.uri,
-      whole,
-      vscode.CodeActionKind.RefactorRewrite.value,
-      20,
-    )) ?? [];
+  // code actions over the whole file, asked by kind (only: [kind]); the server lists its
+  // "Annotate all ..." action under its own source kind, and refactor.rewrite is the fallback
+  let actions: (vscode.CodeAction | vscode.Command)[] = [];
+  for (const kind of ANNOTATE_KINDS) {
+    actions =
+      (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
+        'vscode.executeCodeActionProvider',
+        doc.uri,
+        whole,
+        kind,
+        20, // resolve lazily computed edits (codeAction/resolve)
+      )) ?? [];
+    if (actions.some((a) => a.title.startsWith('Annotate all'))) break;
+  }
   const annotate = actions.find((a) => a.title.startsWith('Annotate all'));
   if (annotate) {
     if ('edit' in annotate || 'kind' in annotate || 'diagnostics' in annotate) {
@@ -336,6 +394,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('shapesense.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('shapesense.annotateCurrentFile', annotateCurrentFile),
     vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('shapesense')) return;
+      log(`settings changed: ${JSON.stringify(serverSettings(firstFolder()?.uri))}`);
       if (e.affectsConfiguration('shapesense.interpreter')) {
         void restart('shapesense.interpreter changed');
         return;
@@ -344,6 +404,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         // re-show or hide the diagnostics already received; the server is told as well
         for (const { uri, diagnostics } of lastDiagnostics.values()) {
           client?.diagnostics?.set(uri, isEnabled(uri) ? diagnostics : []);
+        }
+        try {
+          client?.getFeature(DocumentDiagnosticRequest.method)?.refresh();
+        } catch (err) {
+          log(`could not refresh diagnostics: ${err}`);
         }
       }
       if (e.affectsConfiguration('shapesense.enable') || e.affectsConfiguration('shapesense.inlayHints')) {

@@ -123,8 +123,8 @@ else:
         except Exception as e:
             out["missing"][mod] = type(e).__name__ + ": " + str(e)
     try:
-        import shapesense
-        out["version"] = getattr(shapesense, "__version__", "")
+        from importlib.metadata import version
+        out["version"] = version("shapesense")
     except Exception:
         pass
 print("SHAPESENSE_CHECK " + json.dumps(out))

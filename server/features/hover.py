@@ -1,0 +1,77 @@
+"""Hover: the shape of the innermost tensor-valued expression under the cursor.
+
+The markdown starts with a fenced block whose first line is exactly `NAME: SHAPE`
+(tests and editor integrations read it), then where the shape came from, then the
+distinct shapes seen across call contexts.
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from shapesense.analysis.results import ShapeFact
+
+from .. import convert
+from ..guard import feature
+
+if TYPE_CHECKING:
+    from ..app import ShapeLanguageServer
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~])")
+
+
+def _escape(text: str) -> str:
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def _name(fact: ShapeFact) -> str:
+    return " ".join(fact.text.split())  # a multi-line expression still fits one line
+
+
+def markdown(fact: ShapeFact) -> str:
+    parts = ["```python", f"{_name(fact)}: {fact.shape}", "```"]
+    if fact.origin:
+        parts += ["", _escape(fact.origin)]
+    if fact.variants:
+        parts += ["", "Shapes over the call contexts:", ""]
+        parts += [f"- `{v}`" for v in fact.variants]
+    return "\n".join(parts)
+
+
+def plaintext(fact: ShapeFact) -> str:
+    lines = [f"{_name(fact)}: {fact.shape}"]
+    if fact.origin:
+        lines.append(fact.origin)
+    if fact.variants:
+        lines.append("Shapes over the call contexts: " + ", ".join(fact.variants))
+    return "\n".join(lines)
+
+
+def _wants_markdown(ls: "ShapeLanguageServer") -> bool:
+    td = ls.client_capabilities.text_document
+    formats = td.hover.content_format if td and td.hover else None
+    return not formats or types.MarkupKind.Markdown in formats
+
+
+def register(ls: "ShapeLanguageServer") -> None:
+    @feature(ls, types.TEXT_DOCUMENT_HOVER)
+    async def hover(ls: "ShapeLanguageServer", params: types.HoverParams):
+        if not ls.settings.enable:
+            return None
+        outcome = await ls.scheduler.current(params.text_document.uri)
+        if outcome is None or outcome.analysis is None:
+            return None
+        index = outcome.snapshot.index
+        if not index.contains_client(params.position.line, params.position.character, ls.encoding):
+            return None
+        pos = convert.from_position(index, params.position, ls.encoding)
+        fact = outcome.analysis.fact_at(pos)
+        if fact is None:
+            return None
+        if _wants_markdown(ls):
+            contents = types.MarkupContent(kind=types.MarkupKind.Markdown, value=markdown(fact))
+        else:
+            contents = types.MarkupContent(kind=types.MarkupKind.PlainText, value=plaintext(fact))
+        return types.Hover(contents=contents, range=convert.range_(index, fact.span, ls.encoding))

@@ -1,0 +1,63 @@
+"""JSON-RPC protocol tweaks.
+
+- A request with malformed params gets an InvalidParams response: pygls validates
+  params while decoding and, when that fails, only logs, so the client would wait
+  forever for the answer.
+- Text sync goes only to our document store (server/documents.py): pygls's own copy
+  splits lines with `str.splitlines` and an exception there would skip our handler.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _MalformedRequest:
+    id: Any
+    method: str
+    error: Exception
+
+
+class ShapeProtocol(LanguageServerProtocol):
+    def structure_message(self, data: dict[str, Any]):
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if "id" in data and isinstance(data.get("method"), str):
+                return _MalformedRequest(data["id"], data["method"], exc)
+            raise
+
+    def handle_message(self, message):
+        if isinstance(message, _MalformedRequest):
+            cause = message.error.__cause__ or message.error
+            text = f"Invalid params for {message.method}: {cause}"
+            log.warning(text)
+            self._send_response(message.id, None, JsonRpcInvalidParams(text).to_response_error())
+            self._server._report_server_error(JsonRpcInvalidParams(text), JsonRpcInvalidParams)
+            return
+        super().handle_message(message)
+
+    def _user_handler(self, method: str, params):
+        if (handler := self.fm.features.get(method)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params):
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_OPEN, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params):
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CHANGE, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params):
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CLOSE, params)

@@ -1,0 +1,279 @@
+"""End-to-end: the packaged extension inside real VS Code (code-server) in headless Chromium.
+
+`scripts/vscode-e2e-setup.sh` installs code-server, Node 24, playwright-core and Chromium into a
+cache folder and packages the .vsix; each scenario starts its own code-server (own process group,
+free loopback port, fresh user-data and extensions dirs) with the .vsix installed, opens a copy of
+`tests/vscode/workspace/` and drives the workbench with `driver.js`. Screenshots go to
+`docs/screenshots/` (override with SHAPESENSE_SCREENSHOTS).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.editor
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+SETUP = REPO / "scripts" / "vscode-e2e-setup.sh"
+SAMPLE = "mnist_cnn.py"
+SHOTS = Path(os.environ.get("SHAPESENSE_SCREENSHOTS", REPO / "docs" / "screenshots"))
+
+USER_SETTINGS = {
+    "workbench.startupEditor": "none",
+    "workbench.tips.enabled": False,
+    "workbench.enableExperiments": False,
+    "security.workspace.trust.enabled": False,
+    "telemetry.telemetryLevel": "off",
+    "extensions.autoCheckUpdates": False,
+    "extensions.autoUpdate": "off",
+    "update.mode": "none",
+    "editor.hover.delay": 100,
+    "editor.minimap.enabled": False,
+    "window.commandCenter": False,
+    "chat.disableAIFeatures": True,
+    "workbench.secondarySideBar.defaultVisibility": "hidden",
+    "python.languageServer": "None",
+}
+
+
+# ---------------------------------------------------------------------------------- helpers
+
+
+def _sample_lines() -> dict:
+    lines = (HERE / "workspace" / SAMPLE).read_text().splitlines()
+
+    def find(text: str) -> int:
+        for i, line in enumerate(lines, 1):
+            if line.strip().startswith(text):
+                return i
+        raise AssertionError(f"{text!r} not in {SAMPLE}")
+
+    driver_x = find("x = torch.randn(64, 1, 28, 28)")
+    return {
+        "driver_x": driver_x,
+        "driver_x_src": lines[driver_x - 1],
+        "fc1_call": find("x = F.relu(self.fc1(x))"),
+        "fc1_def": find("self.fc1 = nn.Linear("),
+    }
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _read_env(path: Path) -> dict:
+    env = {}
+    for line in path.read_text().splitlines():
+        if line.startswith("export ") and "=" in line:
+            k, v = line[len("export ") :].split("=", 1)
+            env[k] = v.strip('"')
+    return env
+
+
+@pytest.fixture(scope="session")
+def e2e_env() -> dict:
+    t0 = time.monotonic()
+    proc = subprocess.run(
+        ["bash", str(SETUP)], capture_output=True, text=True, timeout=1500, stdin=subprocess.DEVNULL
+    )
+    tail = (proc.stderr or "")[-3000:]
+    if proc.returncode == 3:
+        pytest.skip(f"VS Code e2e setup could not download what it needs (no network?):\n{tail}")
+    assert proc.returncode == 0, f"scripts/vscode-e2e-setup.sh failed ({proc.returncode}):\n{tail}"
+    home = Path(os.environ.get("SHAPESENSE_E2E_HOME", Path.home() / ".cache" / "shapesense-e2e"))
+    env = _read_env(home / "env.sh")
+    env["setup_seconds"] = f"{time.monotonic() - t0:.1f}"
+    print(f"vscode e2e setup took {env['setup_seconds']} s")
+    return env
+
+
+def _run_scenario(e2e_env: dict, tmp: Path, scenario: str, interpreter: str) -> dict:
+    """Start code-server with the .vsix, run driver.js, always stop the process group."""
+    node_bin = Path(e2e_env["SHAPESENSE_NODE_DIR"]) / "bin"
+    cs = e2e_env["SHAPESENSE_CODE_SERVER"]
+    env = dict(os.environ)
+    env["PATH"] = f"{node_bin}{os.pathsep}{env.get('PATH', '')}"
+    for name in ("CONFIG", "DATA", "CACHE", "STATE"):
+        env[f"XDG_{name}_HOME"] = str(tmp / "xdg" / name.lower())
+    ud, ext = tmp / "user-data", tmp / "extensions"
+    (ud / "User").mkdir(parents=True)
+    settings = dict(USER_SETTINGS, **{"shapesense.interpreter": interpreter,
+                                      "shapesense.trace.server": os.environ.get("SHAPESENSE_E2E_TRACE", "messages")})
+    (ud / "User" / "settings.json").write_text(json.dumps(settings, indent=2))
+    config = tmp / "config.yaml"
+    config.write_text("auth: none\ncert: false\n")
+    folder = tmp / "workspace"
+    shutil.copytree(HERE / "workspace", folder)
+    common = ["--config", str(config), "--user-data-dir", str(ud), "--extensions-dir", str(ext)]
+
+    inst = subprocess.run(
+        [cs, *common, "--install-extension", e2e_env["SHAPESENSE_VSIX"]],
+        env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert inst.returncode == 0 and "successfully installed" in inst.stdout, inst.stdout + inst.stderr
+
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    log_path = tmp / "code-server.log"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "w") as log:
+        server = subprocess.Popen(
+            [cs, *common, "--bind-addr", f"127.0.0.1:{port}", "--auth", "none",
+             "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust",
+             "--disable-getting-started-override", str(folder)],
+            env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            start_new_session=True,  # setsid: extension hosts and the Python server join the group
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(url + "/healthz", timeout=2).read()
+                break
+            except OSError:
+                assert server.poll() is None, log_path.read_text()[-3000:]
+                assert time.monotonic() < deadline, "code-server did not answer /healthz in 60 s"
+                time.sleep(0.25)
+        cfg = {
+            "url": url,
+            "folder": str(folder),
+            "file": SAMPLE,
+            "shots": str(SHOTS),
+            "scenario": scenario,
+            "lines": _sample_lines(),
+            "pgid": server.pid,  # start_new_session: the pid is the process group id
+            "settings_path": str(ud / "User" / "settings.json"),
+            "fail_shots": str(tmp),
+        }
+        cfg_path = tmp / "driver.json"
+        cfg_path.write_text(json.dumps(cfg))
+        denv = dict(env, NODE_PATH=e2e_env["SHAPESENSE_PW_NODE_PATH"])
+        drv = subprocess.run(
+            [str(node_bin / "node"), str(HERE / "driver.js"), str(cfg_path)],
+            env=denv, capture_output=True, text=True, timeout=420, stdin=subprocess.DEVNULL,
+        )
+        line = next((l for l in drv.stdout.splitlines() if l.startswith("RESULT ")), None)
+        assert line, f"driver.js failed ({drv.returncode}):\n{drv.stdout[-3000:]}\n{drv.stderr[-5000:]}"
+        result = json.loads(line[len("RESULT ") :])
+        result["code_server_log"] = log_path.read_text()[-4000:]
+        result["final_source"] = (folder / SAMPLE).read_text()
+        # the extension's output channel, as VS Code writes it to the logs folder
+        logs = sorted((ud / "logs").glob("**/ShapeSense.log"))
+        result["output_log"] = logs[-1].read_text() if logs else ""
+        print(result["output_log"])
+        print("\n".join(result["log"]))
+        return result
+    finally:
+        try:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=10)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            pass
+        try:
+            os.killpg(server.pid, signal.SIGKILL)  # whatever ignored SIGTERM
+        except ProcessLookupError:
+            pass
+
+
+@pytest.fixture(scope="module")
+def main_run(e2e_env, tmp_path_factory) -> dict:
+    return _run_scenario(e2e_env, tmp_path_factory.mktemp("vscode-main"), "main", sys.executable)
+
+
+@pytest.fixture(scope="module")
+def broken_run(e2e_env, tmp_path_factory) -> dict:
+    return _run_scenario(
+        e2e_env, tmp_path_factory.mktemp("vscode-broken"), "broken", "/nonexistent/bin/python3"
+    )
+
+
+def _step(run: dict, name: str) -> dict:
+    s = run["steps"].get(name)
+    context = "\n".join(run["log"]) + "\n--- ShapeSense output ---\n" + run.get("output_log", "")[-4000:]
+    assert s is not None, f"driver never reached step {name!r}:\n{context}"
+    assert s["ok"], f"step {name!r} failed: {s.get('error')}\n{context}"
+    return s
+
+
+# ---------------------------------------------------------------------------------- tests
+
+
+def test_missing_interpreter_is_reported(broken_run):
+    note = _step(broken_run, "notification")
+    assert "/nonexistent/bin/python3" in note["text"] and "not found" in note["text"], note
+    assert {"Open Settings", "Show Output"} <= set(note["buttons"]), note
+    assert "error" in (_step(broken_run, "status_error")["label"] or ""), broken_run["steps"]
+    out = _step(broken_run, "show_output_button")["output"]
+    assert "cannot start the server" in out, out
+
+
+def test_extension_activates_and_starts_server(main_run):
+    act = _step(main_run, "activation")
+    log = main_run["output_log"]
+    assert "-m shapesense serve --stdio" in log, log
+    assert "server ready" in log, log
+    assert "ready" in act["status"] or "analysing" in act["status"], act
+
+
+def test_hover_shows_tensor_shape(main_run):
+    hover = _step(main_run, "hover")
+    assert "x: Tensor[64, 1, 28, 28]" in hover["text"], hover
+
+
+def test_inlay_hint_is_drawn(main_run):
+    inlay = _step(main_run, "inlay")
+    assert "64, 1, 28, 28" in inlay["hint"], inlay
+
+
+def test_squiggle_and_problems_panel(main_run):
+    sq = _step(main_run, "squiggle")
+    lines = _sample_lines()
+    assert sq["line"] == lines["fc1_call"], sq
+    message = "mat1 and mat2 shapes cannot be multiplied (64x256 and 400x120)"
+    assert any(message in p for p in sq["problems"]), sq["problems"]
+
+
+def test_quick_fix_removes_squiggle(main_run):
+    qf = _step(main_run, "quickfix")
+    assert qf["remaining"] == 0, qf
+    assert "nn.Linear(256, 120)" in (qf["fixed_line"] or ""), qf
+
+
+def test_annotate_command_writes_shapes(main_run):
+    _step(main_run, "annotate")
+    src = main_run["final_source"]
+    original = (HERE / "workspace" / SAMPLE).read_text()
+    assert "nn.Linear(256, 120)" in src  # the quick fix, saved
+    assert 'applied "Annotate all' in main_run["output_log"], main_run["output_log"][-3000:]
+    # every style writes the driver's shape into the source somewhere
+    assert src.count("64") > original.count("64") + 1, src
+
+
+def test_status_bar_settles_to_ready(main_run):
+    assert "ready" in _step(main_run, "final_status")["status"]
+
+
+def test_settings_apply_without_reload(main_run):
+    live = _step(main_run, "settings_live")
+    assert live["off_ms"] < 10000 and live["on_ms"] < 10000, live
+
+
+def test_crashed_server_is_restarted_and_user_told(main_run):
+    crash = _step(main_run, "crash_restart")
+    assert "restarting it (1/4)" in crash["toast"], crash
+    assert "ready" in crash["status"], crash
+    assert "Tensor[64, 1, 28, 28]" in crash["hover"], crash
