@@ -24,7 +24,7 @@ from . import solver
 from .infer import Engine
 from .lower import lower_module
 from .results import FileAnalysis
-from .syntax import SyntaxTree
+from .syntax import SyntaxTree, _has_errors
 
 _KEEP_RUNS = 3  # memo entries unused for this many runs are dropped
 
@@ -150,6 +150,11 @@ class AnalysisHost:
         engine = Engine(self, self.memo, self.run_id, self.query_log,
                         self.settings.solver_timeout_ms)
         self.units(path)
+        state = self.files[path]
+        if state.tree.module is not None and _has_errors(state.tree.module):
+            # Known gap: memo reuse across an edit that breaks the syntax can differ from a
+            # fresh run (error recovery reshapes defs), so broken code is analysed afresh.
+            self.memo.clear()
         engine.run_module(path, as_main=True)
         engine.run_uncalled(path)
         self.query_log.extend(f"solve:{c}" for c in solver.SOLVE_LOG)

@@ -61,6 +61,7 @@ class Entry:
         self.deps: list = []  # (callable, args, kwargs, result key)
         self.global_reads: dict = {}  # (path, name) -> value key
         self.units: dict = {}  # (path, unit key) -> digest of every unit run for this entry
+        self.children: list = []  # entries whose results this one used (for liveness)
         self.stale = False
         self.last_run = 0
 
@@ -94,7 +95,10 @@ class Engine:
         self.timeout_ms = timeout_ms
         self.stack: list = []
         self.steps = 0
-        self.live: dict = {}  # entry id -> Entry
+        self.live: dict = {}  # entry id -> Entry (computed by reachability from roots)
+        self.roots: list = []  # module runs and analyses of uncalled defs
+        self._collect: list = []  # stack of children lists being filled
+        self._validating: list = []  # [stack depth, a re-asked call became impure]
         self.unknown_ops: dict = {}
         self.module_envs: dict = {}  # path -> env of the module's top level
         self.called_units: set = set()
@@ -118,7 +122,8 @@ class Engine:
             # which stays if every dependency still gives the same result.
             self.module_envs[path] = entry.result
             if self._valid(entry):
-                self._mark_live(entry)
+                entry.last_run = self.run_id
+                self.roots.append(entry)
                 return entry.result
             del self.module_envs[path]
         self.log.append(f"infer:{_short(path)}::<module>")
@@ -128,20 +133,26 @@ class Engine:
         frame = Frame(self, unit, path, entry)
         frame.globals_env = env
         self.stack.append(frame)
+        self._collect.append(entry.children)
         try:
             self.exec_block(frame, unit.body, env)
         except Budget:
             pass
         finally:
             self.stack.pop()
+            self._collect.pop()
         entry.result = env
-        self._store(entry)
+        self.memo[entry.key] = entry
+        self.roots.append(entry)
         return env
 
     def run_uncalled(self, path: str):
         """Analyse defs no call reached, with parameters from annotations or Unknown."""
+        self.compute_live()
         units = self.program.units(path) or {}
         module_env = self.module_envs.get(path, {})
+        collected: list = []
+        self._collect.append(collected)
         classes = self._classes_by_method(module_env)
         for key, unit in units.items():
             if unit.kind != "function" or key in self.called_units or "<locals>" in key:
@@ -167,6 +178,9 @@ class Engine:
                 self.call_user(fn, args, kwargs, generic=True)
             except Budget:
                 pass
+        self._collect.pop()
+        self.roots.extend(collected)
+        self.compute_live()
 
     def _classes_by_method(self, env):
         out = {}
@@ -193,13 +207,20 @@ class Engine:
     # Memo
     # =====================================================================================
     def _valid(self, entry) -> bool:
-        """Do the entry's dependencies still give the same results? Checking re-runs them;
-        if the answer is no, whatever the check marked live is unmarked again."""
-        live, called = dict(self.live), set(self.called_units)
-        if self._deps_hold(entry):
-            return True
-        self.live, self.called_units = live, called
-        return False
+        """Do the entry's dependencies still give the same results? Asking re-runs them
+        through the memo; the entries that answered become the entry's children."""
+        children: list = []
+        self._collect.append(children)
+        self._validating.append([len(self.stack), False])
+        try:
+            ok = self._deps_hold(entry)
+        finally:
+            self._collect.pop()
+            _, became_impure = self._validating.pop()
+        ok = ok and not became_impure
+        if ok:
+            entry.children = children
+        return ok
 
     def _deps_hold(self, entry) -> bool:
         for (path, unit_key), digest in entry.units.items():
@@ -219,15 +240,26 @@ class Engine:
 
     def _mark_live(self, entry):
         entry.last_run = self.run_id
-        self.live[entry.id] = entry
-        self.called_units.add(entry.unit_key)
-        self.called_units.update(k for _, k in entry.units)
+        if self._collect:
+            self._collect[-1].append(entry)
 
     def _store(self, entry):
-        entry.last_run = self.run_id
         self.memo[entry.key] = entry
-        self.live[entry.id] = entry
-        self.called_units.add(entry.unit_key)
+        self._mark_live(entry)
+
+    def compute_live(self):
+        """Entries reachable from this run's roots: exactly what the results are made of."""
+        self.live, self.called_units = {}, set()
+        todo = list(self.roots)
+        while todo:
+            e = todo.pop()
+            if e.id in self.live:
+                continue
+            self.live[e.id] = e
+            e.last_run = self.run_id
+            self.called_units.add(e.unit_key)
+            self.called_units.update(k for _, k in e.units)
+            todo.extend(e.children)
 
     # =====================================================================================
     # Calls of user functions
@@ -265,11 +297,13 @@ class Engine:
             frame.bound_args = bound
             env = dict(bound)
             self.stack.append(frame)
+            self._collect.append(entry.children)
             try:
                 self._annotate_params(frame, fn, env)
                 self.exec_block(frame, unit.body, env)
             finally:
                 self.stack.pop()
+                self._collect.pop()
             result = self._join_all(frame.returns) if frame.returns else None
             entry.result = result
             if frame.pure and fn.closure is None:
@@ -282,12 +316,13 @@ class Engine:
 
     def _merge_into_caller(self, entry):
         """An impure call re-runs whenever its caller does: its results live in the caller."""
-        self.called_units.add(entry.unit_key)
-        self.called_units.update(k for _, k in entry.units)
+        if self._validating and self._validating[-1][0] == len(self.stack):
+            # Re-asked by a validation, outside its caller's frame: the caller must re-run.
+            self._validating[-1][1] = True
+            return
         caller = self.stack[-1] if self.stack else None
         if caller is None:
-            entry.last_run = self.run_id
-            self.live[entry.id] = entry
+            self.roots.append(entry)
             return
         for k, vals in entry.facts.items():
             if k[0] == "<targets>":
@@ -298,6 +333,7 @@ class Engine:
         caller.entry.diags.update(entry.diags)
         caller.entry.units.update(entry.units)
         caller.entry.deps.extend(entry.deps)
+        caller.entry.children.extend(entry.children)
         caller.entry.global_reads.update(entry.global_reads)
 
     def _bind(self, fn, unit, args, kwargs, generic):
@@ -952,6 +988,7 @@ class Engine:
             unit = _PseudoUnit(cls.qualname + ".<new>")
             frame = Frame(self, unit, cls.path, entry)
             self.stack.append(frame)
+            self._collect.append(entry.children)
             try:
                 inst = Instance(cls)
                 inst.origin = entry
@@ -966,6 +1003,7 @@ class Engine:
                 result = inst
             finally:
                 self.stack.pop()
+                self._collect.pop()
             entry.result = result
             if frame.pure:
                 self._store(entry)

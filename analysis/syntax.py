@@ -30,6 +30,10 @@ class SyntaxTree:
                 self.module = parser.update(old_lines=self.lines, new_lines=new_lines)
                 if self.module.get_code() != text:
                     raise ValueError("diff parse does not round-trip")
+                if _has_errors(self.module):
+                    # Error recovery may differ between diff and full parses; the result
+                    # must not depend on the edit history, so broken code is parsed afresh.
+                    raise ValueError("syntax errors")
                 if log is not None:
                     log.append("diffparse")
             except Exception:  # noqa: BLE001 - any DiffParser failure: parse from scratch
@@ -41,3 +45,16 @@ class SyntaxTree:
         self.lines = new_lines
         self.text = text
         return self.module
+
+
+def _has_errors(node) -> bool:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        t = n.type
+        if t == "error_node" or t == "error_leaf":
+            return True
+        children = getattr(n, "children", None)
+        if children:
+            stack.extend(children)
+    return False

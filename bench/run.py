@@ -65,6 +65,8 @@ class Config:
     rss_label: str
     scratch_reps: int
     samples_limit: int
+    phase_seconds: float = 600.0  # a phase starts no new repetition after this
+    rss_seconds: float = 900.0  # the memory run stops after this, whatever its edit count
     inprocess: bool = True
     server: bool = True
 
@@ -75,7 +77,8 @@ def make_config(a: argparse.Namespace) -> Config:
         sizes = {"tiny": 40, "small": 500}
         c = Config(True, sizes, cmd, BENCH / "results" / "smoke", a.timeout or 30.0, typing_chars=6,
                    reps_typing=1, reps_single=3, n_hover=20, n_inlay=10, n_action=10, cold_reps=1,
-                   rss_edits=150, rss_label="small", scratch_reps=1, samples_limit=2)
+                   rss_edits=150, rss_label="small", scratch_reps=1, samples_limit=2,
+                   phase_seconds=6.0, rss_seconds=5.0)
     else:
         sizes = dict(gen.SIZES)
         c = Config(False, sizes, cmd, BENCH / "results", a.timeout or 120.0, typing_chars=None,
@@ -86,6 +89,10 @@ def make_config(a: argparse.Namespace) -> Config:
         c.rss_label = max(c.sizes, key=lambda k: -abs(c.sizes[k] - 3000))  # closest to 3,000 lines
     if a.rss_edits is not None:
         c.rss_edits = a.rss_edits
+    if a.phase_seconds is not None:
+        c.phase_seconds = a.phase_seconds
+    if a.rss_seconds is not None:
+        c.rss_seconds = a.rss_seconds
     if a.reps is not None:
         c.reps_typing = c.reps_single = a.reps
     if a.out:
@@ -179,7 +186,12 @@ def replay_traces(cfg: Config, fr: FileRun, stderr_dir: Path) -> None:
         fr.results["initialize"] = summarize([s.init_time])
         fr.results["diagnostics_at_open"] = len(s.last_publish["params"].get("diagnostics") or [])
         requests_steady_state(cfg, fr, s)
+        t_phase = time.perf_counter()
         for rep in range(max(cfg.reps_typing, cfg.reps_single)):
+            if rep and time.perf_counter() - t_phase > cfg.phase_seconds:
+                fr.results["traces_cut_after_reps"] = rep
+                log(f"   traces: time budget ({cfg.phase_seconds:.0f} s) used after {rep} repetition(s)")
+                break
             for tr in fr.traces:
                 reps = cfg.reps_typing if len(tr.steps) > 1 else cfg.reps_single
                 if rep >= reps:
@@ -244,7 +256,10 @@ def requests_steady_state(cfg: Config, fr: FileRun, s: Session) -> None:
 
 def cold_open(cfg: Config, fr: FileRun, stderr_dir: Path) -> None:
     opens, inits = [], []
+    t_phase = time.perf_counter()
     for rep in range(cfg.cold_reps):
+        if rep and time.perf_counter() - t_phase > cfg.phase_seconds / 4:
+            break
         s = Session(cfg, fr.path, fr.text, stderr_dir, f"{fr.label}-cold{rep}")
         try:
             inits.append(s.init_time)
@@ -267,7 +282,8 @@ def rss_run(cfg: Config, fr: FileRun, stderr_dir: Path) -> dict:
         times = []
         n, k = 0, 0
         t_start = time.perf_counter()
-        while n < cfg.rss_edits:
+        cut = False
+        while n < cfg.rss_edits and not cut:
             base = s.doc.text
             for ch in rss_cycle(base, fr.meta, k):
                 dt, _, _ = s.edit(ch)
@@ -277,10 +293,17 @@ def rss_run(cfg: Config, fr: FileRun, stderr_dir: Path) -> dict:
                     samples.append((n, s.rss_kb()))
                 if n >= cfg.rss_edits:
                     break
+                if time.perf_counter() - t_start > cfg.rss_seconds:
+                    cut = True
+                    break
             if s.doc.text != base:  # cut mid-cycle: put the text back
                 s.edit(diff_change(s.doc.text, base, s.doc))
             k += 1
         out["wall_s"] = time.perf_counter() - t_start
+        if cut:
+            out["cut_by_time_budget_s"] = cfg.rss_seconds
+            samples.append((n, s.rss_kb()))
+        out["edits"] = n
         out["samples"] = samples
         rss = [r for _, r in samples if r]
         if rss:
@@ -421,17 +444,34 @@ def inprocess(cfg: Config, fr: FileRun) -> None:
         host.analyze(path)
         fr.results["engine_cold_analyze"] = summarize([time.perf_counter() - t])
         doc = Doc(fr.text)
+        t_phase = time.perf_counter()
+        n_before = len(getattr(host, "query_log", []) or [])
         for e in fr.changelog:
             doc.apply(e["change"])
+            if time.perf_counter() - t_phase > cfg.phase_seconds:
+                continue  # keep applying (texts stay right), stop timing
             t = time.perf_counter()
             host.set_file(path, doc.text)
             res = host.analyze(path)
             e["engine"] = time.perf_counter() - t
             e["engine_ndiag"] = len(getattr(res, "diagnostics", []) or [])
-            e["recomputed"] = len(getattr(host, "query_log", []) or [])
+            n_after = len(getattr(host, "query_log", []) or [])
+            e["recomputed"] = n_after - n_before if n_after >= n_before else n_after  # the log may be cumulative
+            n_before = n_after
         del host
         gc.collect()
-        for i, text in scratch_texts.items():
+        # round-robin over traces so every trace gets a sample before the budget runs out
+        by_trace: dict[str, list[int]] = {}
+        for i in scratch_texts:
+            by_trace.setdefault(fr.changelog[i]["trace"] + str(fr.changelog[i]["undo"]), []).append(i)
+        order = [i for k in range(max((len(v) for v in by_trace.values()), default=0))
+                 for v in by_trace.values() if k < len(v) for i in [v[k]]]
+        t_phase = time.perf_counter()
+        for i in order:
+            if time.perf_counter() - t_phase > cfg.phase_seconds:
+                fr.results["from_scratch_cut_by_budget"] = True
+                break
+            text = scratch_texts[i]
             e = fr.changelog[i]
             xs = []
             for _ in range(cfg.scratch_reps):
@@ -517,7 +557,7 @@ def summary_markdown(cfg: Config, res: dict) -> str:
     L.append(f"# ShapeSense benchmark ({'smoke' if cfg.smoke else 'full'} run)\n")
     m = res["meta"]
     L.append(f"`{m['command']}` on {m['started']}, Python {m['python']}, {m['cpus']} CPUs, parso {m['parso']}, "
-             f"server `{' '.join(m['server_cmd'][-4:])}`, debounceMs=0. Times in ms: median / p95 / max.\n")
+             f"server `{' '.join(m['server_cmd'][-4:])}`, code digest `{m.get('code_digest')}`, debounceMs=0. Times in ms: median / p95 / max.\n")
     L.append("## Scaling (one-line edits: typing, comment, signature, add/fix bug)\n")
     L.append("| file | lines | cold open | edit -> diagnostics | engine incremental | from scratch | parse floor (DiffParser) | region re-parse (ref.) | full parse | server/scratch | server/floor | engine/scratch | engine/floor |")
     L.append("|---|---:|---|---|---|---|---|---|---|---:|---:|---:|---:|")
@@ -671,7 +711,7 @@ def run(cfg: Config, command: str) -> int:
     res: dict = {"meta": {
         "command": command, "started": time.strftime("%Y-%m-%d %H:%M:%S"), "python": platform.python_version(),
         "platform": platform.platform(), "cpus": os.cpu_count(), "parso": parso.__version__,
-        "server_cmd": cfg.server_cmd, "smoke": cfg.smoke,
+        "server_cmd": cfg.server_cmd, "smoke": cfg.smoke, "code_digest": code_digest(),
     }, "files": {}, "errors": []}
     stderr_dir = Path(tempfile.mkdtemp(prefix="shapesense-bench-"))
     failed = False
@@ -748,6 +788,18 @@ def run(cfg: Config, command: str) -> int:
     return 1 if failed else 0
 
 
+def code_digest() -> str:
+    """sha1 over the engine's and server's sources: which code state produced the figures."""
+    import hashlib
+
+    h = hashlib.sha1()
+    for d in ("analysis", "server", "shapesense"):
+        for f in sorted((REPO / d).rglob("*.py")):
+            h.update(str(f.relative_to(REPO)).encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()[:12]
+
+
 def synthetic_changelog(fr: FileRun, cfg: Config) -> list[dict]:
     doc = Doc(fr.text)
     out = []
@@ -782,6 +834,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rss-edits", type=int, help="edits in the memory run (default 10000; smoke 150; 0 = skip)")
     ap.add_argument("--reps", type=int, help="repetitions of every trace")
     ap.add_argument("--out", help="results folder")
+    ap.add_argument("--phase-seconds", type=float, help="no new repetitions after this many seconds per phase (default 600; smoke 6)")
+    ap.add_argument("--rss-seconds", type=float, help="time budget of the memory run (default 900; smoke 5)")
     ap.add_argument("--no-inprocess", action="store_true", help="skip from-scratch / engine / parse-floor timing")
     ap.add_argument("--no-server", action="store_true", help="skip everything that needs the server")
     a = ap.parse_args(argv)

@@ -15,9 +15,9 @@ class LSTMClassifier(nn.Module):
         emb = self.embedding(tokens)
         #     ^ Tensor[8, 12, 16]
         out, (h, c) = self.lstm(emb)
-        #              ^ Tensor[4, 8, 24]
+        #     ^ Tensor[4, 8, 24]
         last = out[:, -1, :]
-        #      ^ Tensor[8, 48]
+        #          ^ Tensor[8, 48]
         return self.fc(last)
 
 

@@ -8,6 +8,7 @@ from importlib import metadata
 from typing import Any, Callable
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams, JsonRpcMethodNotFound
 from pygls.lsp.server import LanguageServer
 
 from shapesense.analysis.db import EngineSettings
@@ -43,7 +44,7 @@ class ShapeLanguageServer(LanguageServer):
         self._loop: asyncio.AbstractEventLoop | None = None
         kwargs = {"host_factory": host_factory} if host_factory else {}
         self.worker = AnalysisWorker(self.engine_settings(), None, self.log_error, **kwargs)
-        self.scheduler = Scheduler(self.worker, self.documents, lambda: self.settings.debounce_ms)
+        self.scheduler = Scheduler(self.worker, self.documents, lambda: self.settings.debounce_ms, self.log_error)
 
     # -- settings ------------------------------------------------------------------
     def engine_settings(self) -> EngineSettings:
@@ -106,6 +107,10 @@ class ShapeLanguageServer(LanguageServer):
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Anything pygls caught outside our handlers: tell the client, keep serving."""
+        if isinstance(error, (JsonRpcMethodNotFound, JsonRpcInvalidParams)):
+            # the client already got an error response; a note in the log is enough
+            self.log_message(f"ShapeSense: {error}", types.MessageType.Warning)
+            return
         detail = "".join(traceback.format_exception(type(error), error, error.__traceback__))
         self.log_error(f"ShapeSense server error ({getattr(source, '__name__', source)}): {detail}")
 
@@ -115,6 +120,8 @@ class ShapeLanguageServer(LanguageServer):
         if path is None:
             return default
         uri = path_to_uri(path)
+        if uri == default[0]:
+            return default
         doc = self.documents.get(uri)
         if doc is not None:
             return uri, doc.index

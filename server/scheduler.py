@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import asyncio
+import traceback
 from typing import Awaitable, Callable
 
 from .documents import DocumentStore
@@ -26,8 +27,10 @@ class Scheduler:
         worker: AnalysisWorker,
         documents: DocumentStore,
         debounce_ms: Callable[[], int],
+        log_error: Callable[[str], None],
     ):
         self.worker = worker
+        self._log_error = log_error
         self.documents = documents
         # Called on the loop with each debounced result that is still current.
         self.on_result: Callable[[Outcome], Awaitable[None] | None] | None = None
@@ -109,12 +112,15 @@ class Scheduler:
         snap = self.snapshot(uri)
         if snap is None:
             return
-        outcome = await self._analyze(snap, skip_if_stale=True)
-        if outcome is None or self.documents.version(uri) != outcome.snapshot.version:
-            return  # superseded: a newer timer is already running
-        result = self.on_result(outcome) if self.on_result else None
-        if asyncio.iscoroutine(result):
-            await result
+        try:
+            outcome = await self._analyze(snap, skip_if_stale=True)
+            if outcome is None or self.documents.version(uri) != outcome.snapshot.version:
+                return  # superseded: a newer timer is already running
+            result = self.on_result(outcome) if self.on_result else None
+            if asyncio.iscoroutine(result):
+                await result
+        except Exception:  # nobody awaits this task: report here or never
+            self._log_error(f"ShapeSense: background analysis of {uri} failed\n{traceback.format_exc()}")
 
     async def _analyze(self, snap: Snapshot, skip_if_stale: bool) -> Outcome | None:
         key = (snap.uri, snap.version)

@@ -17,6 +17,8 @@ from . import configuration, workspace
 if TYPE_CHECKING:
     from ..app import ShapeLanguageServer
 
+CLIENT_REPLY_TIMEOUT_S = 10
+
 
 def _roots(params: types.InitializeParams) -> list[str]:
     uris = [f.uri for f in params.workspace_folders or []]
@@ -73,17 +75,17 @@ def register(ls: "ShapeLanguageServer") -> None:
         for problem in ls.pending_problems:
             ls.show_message(problem, types.MessageType.Warning)
         ls.pending_problems = []
-        # Each step may fail on a client that half-supports it; none may stop the others.
+        # Each step may fail (or never be answered) on a client that half-supports it;
+        # none may stop the others.
         for step in (configuration.fetch, _register_watchers):
             try:
-                await step(ls)
+                await asyncio.wait_for(step(ls), CLIENT_REPLY_TIMEOUT_S)
             except Exception as exc:
-                ls.log_message(f"ShapeSense: {step.__name__} failed: {exc}", types.MessageType.Warning)
+                ls.log_message(f"ShapeSense: {step.__name__} failed: {exc!r}", types.MessageType.Warning)
         ls.indexing = asyncio.ensure_future(workspace.index(ls))
 
     @feature(ls, types.SHUTDOWN)
     def shutdown(ls: "ShapeLanguageServer", params: None):
-        task = getattr(ls, "indexing", None)
-        if task is not None:
-            task.cancel()
+        if ls.indexing is not None:
+            ls.indexing.cancel()
         ls.scheduler.shutdown()
