@@ -66,7 +66,8 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
     try:
         if forward:
             bound = spec.forward.signature.bind(*s_args, **s_kwargs)
-            out = spec.forward.fn(ctx, module.attrs, *bound.args, **bound.kwargs)
+            attrs = dict(module.attrs, training=module.training)
+            out = spec.forward.fn(ctx, attrs, *bound.args, **bound.kwargs)
         else:
             out = run_spec(spec, ctx, s_args, s_kwargs)
     except ShapeError as e:
@@ -135,6 +136,9 @@ def call_external(engine, func, args, kwargs, site):
             return construct_module(engine, spec, args, kwargs, site)
         if spec.kind == "function":
             return run_op(engine, spec, args, kwargs, site)
+    if name == "functools.partial" and args:
+        from .values import PartialVal
+        return PartialVal(args[0], args[1:], kwargs)
     if name.startswith(("builtins.", "math.", "collections.", "numpy.", "copy.", "functools.")):
         if name == "builtins.super":
             return _super(engine, site)
@@ -149,6 +153,7 @@ def call_external(engine, func, args, kwargs, site):
         return ListVal(items, "size") if items is not None else UNKNOWN
     if name in ("dataclasses.field",):
         return kwargs.get("default", UNKNOWN)
+
     if name.startswith("torch") and name not in _SILENT:
         engine.note_unknown_op(name)
     return UNKNOWN
@@ -208,9 +213,9 @@ def super_attr(engine, sup: SuperVal, name):
         if c.qualname == sup.cls_qualname:
             after = True
     if name == "__init__":
-        return BoundRef("Module.__super_init__", inst)
+        return BoundRef("__super_init__", inst)
     if name == "forward":
-        return BoundRef("Module.__super_forward__", inst)
+        return BoundRef("__super_forward__", inst)
     return UNKNOWN
 
 
@@ -297,6 +302,15 @@ def _dict_method(engine, obj, name, args, kwargs):
 
 
 def _str_method(s, name, args):
+    plain = all(isinstance(a, (int, float, str)) and not isinstance(a, S.Expr) for a in args)
+    if name == "format" and plain:
+        try:
+            return s.format(*args)
+        except (IndexError, KeyError, ValueError):
+            return UNKNOWN
+    if name in ("split", "rsplit", "replace", "join") and plain and name != "join":
+        r = getattr(s, name)(*args)
+        return ListVal(r, "list") if isinstance(r, list) else r
     if name in ("lower", "upper", "strip") and not args:
         return getattr(s, name)()
     if name in ("startswith", "endswith") and args and isinstance(args[0], str):
@@ -438,6 +452,14 @@ def binary_op(engine, op, a, b, site, inplace=False):
             return UNKNOWN
     if isinstance(a, str) and isinstance(b, str) and op == "+":
         return a + b
+    if isinstance(a, str) and op == "%":
+        args = b.items if isinstance(b, ListVal) else [b]
+        if all(isinstance(x, (int, float, str)) and not isinstance(x, S.Expr) for x in args):
+            try:
+                return a % tuple(args)
+            except (TypeError, ValueError):
+                return UNKNOWN
+        return UNKNOWN
     if isinstance(a, ListVal) and isinstance(b, ListVal) and op == "+":
         kind = "list" if a.kind == "list" else "tuple"
         return ListVal(a.items + b.items, kind)

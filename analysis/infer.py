@@ -20,7 +20,8 @@ from .ops import spec as O
 from .ops.spec import Dtype, TensorValue
 from .shapes import UNKNOWN
 from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance,
-                     ListVal, ModuleNS, NNModule, Obj, Ref, SliceVal, is_tensor, value_key)
+                     ListVal, ModuleNS, NNModule, Obj, PartialVal, Ref, SliceVal, is_tensor,
+                     set_training, value_key)
 from . import pybuiltins
 from .annotations import tensor_from_annotation
 
@@ -829,11 +830,30 @@ class Engine:
             v = self.comprehension(frame, node, env)
         elif t is ir.Starred:
             v = self.eval(frame, node.value, env, record)
+        elif t is ir.FString:
+            return self.fstring(frame, node, env)
         else:
             return UNKNOWN
         if record:
             self.record(frame, node.nid, v)
         return v
+
+    def fstring(self, frame, node, env):
+        out = []
+        for part in node.parts:
+            if isinstance(part, str):
+                out.append(part)
+                continue
+            expr, conv, spec = part
+            v = self.eval(frame, expr, env)
+            if isinstance(v, S.Expr) or not isinstance(v, (int, float, str, bool)) and v is not None:
+                return UNKNOWN
+            try:
+                v = {"r": repr, "s": str, "a": ascii}.get(conv, lambda x: x)(v)
+                out.append(format(v, spec))
+            except (ValueError, TypeError):
+                return UNKNOWN
+        return "".join(out)
 
     def _elts(self, frame, elts, env):
         out = []
@@ -943,6 +963,8 @@ class Engine:
             return self.call_user(func, args, kwargs, site)
         if isinstance(func, BoundMethod):
             return self.call_value(func.func, [func.self_value] + list(args), kwargs, site)
+        if isinstance(func, PartialVal):
+            return self.call_value(func.func, func.args + list(args), {**func.kwargs, **kwargs}, site)
         if isinstance(func, ClassVal):
             return self.construct(func, args, kwargs, site)
         if isinstance(func, Instance):
@@ -983,6 +1005,7 @@ class Engine:
         if entry is not None and not entry.stale and self._valid(entry):
             self._mark_live(entry)
             result = entry.result
+            set_training(result, True)  # a new module is in training mode
         else:
             entry = Entry(key, cls.qualname + ".<new>")
             unit = _PseudoUnit(cls.qualname + ".<new>")
@@ -1038,6 +1061,8 @@ class Engine:
         if isinstance(obj, Instance):
             if name in obj.attrs:
                 return obj.attrs[name]
+            if name == "training" and obj.cls.is_module():
+                return obj.training
             v = obj.cls.lookup(name)
             if isinstance(v, FunctionVal):
                 if "property" in v.decorators or "cached_property" in v.decorators:
@@ -1049,6 +1074,9 @@ class Engine:
                 return BoundMethod(v, obj)
             if v is not None:
                 return v
+            inner = obj.attrs.get("__container__")
+            if isinstance(inner, Container) and inner.keys and name in inner.keys:
+                return inner.items[inner.keys.index(name)]
             if obj.cls.is_module():
                 return external_attr(self, Ref("torch.nn.Module"), name, obj)
             return UNKNOWN

@@ -131,6 +131,13 @@ class Lambda(Node):
 
 
 @dataclass(frozen=True)
+class FString(Node):
+    """f"stage{i}": literal parts (str) and expression parts (Node), with format specs."""
+
+    parts: tuple  # of str | (Node, conversion, format spec)
+
+
+@dataclass(frozen=True)
 class Opaque(Node):
     """Anything not modelled (f-strings, yield, await ...): evaluates to Unknown."""
 

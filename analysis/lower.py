@@ -356,12 +356,24 @@ class _UnitBuilder:
         if t == "string":
             return ir.Const(self._id(node), _string(node))
         if t == "strings":
-            parts = [_string(s) if s.type == "string" else None for s in node.children]
-            if any(p is None or not isinstance(p, str) for p in parts):
-                return ir.Opaque(self._id(node), "fstring")
-            return ir.Const(self._id(node), "".join(parts))
+            nid = self._id(node)
+            parts = []
+            for s in node.children:
+                if s.type == "string":
+                    v = _string(s)
+                    if not isinstance(v, str):
+                        return ir.Opaque(nid, "bytes")
+                    parts.append(v)
+                elif s.type == "fstring":
+                    parts.extend(self.fstring_parts(s))
+                else:
+                    return ir.Opaque(nid, "strings")
+            if all(isinstance(p, str) for p in parts):
+                return ir.Const(nid, "".join(parts))
+            return ir.FString(nid, tuple(parts))
         if t == "fstring":
-            return ir.Opaque(self._id(node), "fstring")
+            nid = self._id(node)
+            return ir.FString(nid, tuple(self.fstring_parts(node)))
         if t == "keyword":
             v = {"True": True, "False": False, "None": None}.get(node.value, _SENTINEL)
             if v is _SENTINEL:
@@ -407,6 +419,23 @@ class _UnitBuilder:
         if t == "lambdef":
             return ir.Opaque(self._id(node), "lambda")
         return ir.Opaque(self._id(node), t)
+
+    def fstring_parts(self, node) -> list:
+        parts = []
+        for c in node.children:
+            if c.type == "fstring_string":
+                parts.append(c.value.replace("{{", "{").replace("}}", "}"))
+            elif c.type == "fstring_expr":
+                kids = c.children
+                expr = self.expr(kids[1])
+                conv, spec = "", ""
+                for k in kids[2:]:
+                    if k.type == "fstring_conversion":
+                        conv = k.get_code(include_prefix=False)[1:]
+                    elif k.type == "fstring_format_spec":
+                        spec = k.get_code(include_prefix=False)[1:]
+                parts.append((expr, conv, spec))
+        return parts
 
     def atom(self, node):
         c = node.children

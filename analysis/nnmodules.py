@@ -6,7 +6,7 @@ from . import ir
 from .ops.spec import TensorValue
 from .shapes import UNKNOWN
 from .values import (BoundMethod, BoundRef, Container, DictVal, FunctionVal, Instance, ListVal,
-                     NNModule, Ref, SliceVal, is_tensor)
+                     NNModule, Ref, SliceVal, is_tensor, set_training)
 
 CONTAINERS = {"torch.nn.Sequential": "Sequential", "torch.nn.ModuleList": "ModuleList",
               "torch.nn.ModuleDict": "ModuleDict", "torch.nn.ParameterList": "ModuleList",
@@ -149,7 +149,10 @@ def container_method(engine, c, name, args, kwargs, site):
         return ListVal(list(c.items), "tuple") if name != "modules" else UNKNOWN
     if name == "items" and c.keys is not None:
         return ListVal([ListVal([k, v], "tuple") for k, v in zip(c.keys, c.items)], "tuple")
-    if name in ("to", "cuda", "cpu", "eval", "train", "float", "double", "half", "requires_grad_"):
+    if name in ("eval", "train"):
+        set_training(c, name == "train")
+        return c
+    if name in ("to", "cuda", "cpu", "float", "double", "half", "requires_grad_"):
         return c
     if name == "forward":
         return call_module(engine, c, args, kwargs, site)
@@ -167,10 +170,12 @@ def nn_attr(engine, m, name):
 
 def module_method(engine, obj, name, args, kwargs, site):
     """Methods every nn.Module has, on modelled layers and on user module instances."""
-    if name in ("to", "cuda", "cpu", "eval", "train", "float", "double", "half", "requires_grad_",
+    if name in ("eval", "train"):
+        mode = False if name == "eval" else (args[0] if args and isinstance(args[0], bool) else True)
+        set_training(obj, mode)
+        return obj
+    if name in ("to", "cuda", "cpu", "float", "double", "half", "requires_grad_",
                 "apply", "type", "share_memory", "zero_grad"):
-        if name in ("eval", "train") and isinstance(obj, NNModule):
-            pass
         return obj
     if name == "forward" and isinstance(obj, NNModule):
         return call_module(engine, obj, args, kwargs, site)
@@ -195,10 +200,10 @@ def module_method(engine, obj, name, args, kwargs, site):
             if isinstance(inner, Container):
                 container_method(engine, inner, "add_module", args, kwargs, site)
             return None
-        if name == "append":
-            inner = obj.attrs.get("__container__")
-            if isinstance(inner, Container):
-                return container_method(engine, inner, "append", args, kwargs, site)
+        inner = obj.attrs.get("__container__")
+        if isinstance(inner, Container):
+            # class Block(nn.ModuleDict / nn.Sequential): the container's own methods.
+            return container_method(engine, inner, name, args, kwargs, site)
     return UNKNOWN
 
 

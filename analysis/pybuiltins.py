@@ -65,6 +65,9 @@ def _len(engine, args, kwargs, site):
         return UNKNOWN if getattr(v, "unknown", False) else len(v.items)
     if isinstance(v, Container):
         return len(v.items)
+    from .values import Instance
+    if isinstance(v, Instance) and isinstance(v.attrs.get("__container__"), Container):
+        return len(v.attrs["__container__"].items)
     if isinstance(v, str):
         return len(v)
     if is_tensor(v):

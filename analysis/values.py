@@ -88,6 +88,7 @@ class Instance(Obj):
         super().__init__()
         self.cls = cls
         self.attrs: dict = {}
+        self.training = True
 
 
 class NNModule(Obj):
@@ -110,6 +111,7 @@ class Container(Obj):
         self.kind = kind  # "Sequential" | "ModuleList" | "ModuleDict"
         self.items = items
         self.keys = keys  # ModuleDict / Sequential(OrderedDict) names
+        self.training = True
 
 
 class FunctionVal:
@@ -124,6 +126,13 @@ class FunctionVal:
         self.closure = closure  # Env of the enclosing function, or None for module level
         self.path = path
         self.decorators = decorators
+
+
+class PartialVal:
+    """functools.partial(func, *args, **kwargs)."""
+
+    def __init__(self, func, args, kwargs):
+        self.func, self.args, self.kwargs = func, list(args), dict(kwargs)
 
 
 class BoundMethod:
@@ -181,12 +190,13 @@ def value_key(v, _seen=None):
     if isinstance(v, DictVal):
         return ("dict", tuple((k, value_key(x, _seen)) for k, x in v.items.items()))
     if isinstance(v, Instance):
-        return ("inst", v.cls.qualname, v.cls.digest,
+        return ("inst", v.cls.qualname, v.cls.digest, v.training,
                 tuple(sorted((k, value_key(x, _seen)) for k, x in v.attrs.items())))
     if isinstance(v, NNModule):
         return ("nn", v.name, v.training, tuple(sorted((k, _spec_key(x)) for k, x in v.attrs.items())))
     if isinstance(v, Container):
-        return ("cont", v.kind, tuple(value_key(x, _seen) for x in v.items), tuple(v.keys or ()))
+        return ("cont", v.kind, v.training, tuple(value_key(x, _seen) for x in v.items),
+                tuple(v.keys or ()))
     if isinstance(v, FunctionVal):
         return ("fn", v.qualname)
     if isinstance(v, ClassVal):
@@ -201,6 +211,9 @@ def value_key(v, _seen=None):
         return ("slice", value_key(v.start), value_key(v.stop), value_key(v.step))
     if isinstance(v, ModuleNS):
         return ("modns", v.path)
+    if isinstance(v, PartialVal):
+        return ("partial", value_key(v.func, _seen), tuple(value_key(a, _seen) for a in v.args),
+                tuple(sorted((k, value_key(a, _seen)) for k, a in v.kwargs.items())))
     return ("other", type(v).__name__)
 
 
@@ -214,3 +227,15 @@ def _spec_key(x):
         return x
     except TypeError:
         return repr(x)
+
+
+def set_training(v, mode: bool, _seen=None):
+    """module.train(mode) / module.eval(): a run-time flag, set on the whole module tree."""
+    _seen = _seen if _seen is not None else set()
+    if not isinstance(v, (Instance, NNModule, Container)) or v.oid in _seen:
+        return
+    _seen.add(v.oid)
+    v.training = mode
+    children = v.items if isinstance(v, Container) else list(v.attrs.values())
+    for c in children:
+        set_training(c, mode, _seen)

@@ -11,8 +11,6 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams, JsonRpcMethodNotFound
 from pygls.lsp.server import LanguageServer
 
-from shapesense.analysis.db import EngineSettings
-
 from .documents import UTF16, DocumentStore, LineIndex
 from .paths import path_to_uri, read_text, uri_to_path
 from .protocol import ShapeProtocol
@@ -42,16 +40,16 @@ class ShapeLanguageServer(LanguageServer):
         self.pending_problems: list[str] = []  # settings problems, shown once initialized
         self.indexing: asyncio.Future | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        kwargs = {"host_factory": host_factory} if host_factory else {}
-        self.worker = AnalysisWorker(self.engine_settings(), None, self.log_error, **kwargs)
+        self.worker = AnalysisWorker(self.engine_settings(), None, self.log_error, host_factory)
         self.scheduler = Scheduler(self.worker, self.documents, lambda: self.settings.debounce_ms, self.log_error)
 
     # -- settings ------------------------------------------------------------------
-    def engine_settings(self) -> EngineSettings:
-        return EngineSettings(
-            solver_timeout_ms=self.settings.solver_timeout_ms,
-            annotation_style=self.settings.annotation_style,
-        )
+    def engine_settings(self) -> dict[str, Any]:
+        """The EngineSettings fields the user controls."""
+        return {
+            "solver_timeout_ms": self.settings.solver_timeout_ms,
+            "annotation_style": self.settings.annotation_style,
+        }
 
     def apply_settings(self, settings: Settings) -> None:
         old, self.settings = self.settings, settings

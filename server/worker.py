@@ -4,7 +4,8 @@ Every call into the host happens on this thread: parso trees mutate in place, je
 not thread-safe and z3 contexts cannot be shared. The event loop only queues work here.
 File texts written from the loop (open buffers, saved or watched files) are buffered and
 drained at the start of the next job, so every analysis sees the newest text of every
-other file without the loop ever touching the host.
+other file without the loop ever touching the host. The engine itself is imported on
+this thread, on first use, so `initialize` is answered without waiting for it.
 """
 from __future__ import annotations
 
@@ -13,9 +14,8 @@ import threading
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
-from shapesense.analysis.db import AnalysisHost, EngineSettings
 from shapesense.analysis.results import FileAnalysis
 
 from .documents import LineIndex
@@ -43,11 +43,13 @@ class Outcome:
 class AnalysisWorker:
     def __init__(
         self,
-        settings: EngineSettings,
+        settings: dict[str, Any],
         workspace_root: str | None,
         log_error: Callable[[str], None],
-        host_factory: Callable[..., AnalysisHost] = AnalysisHost,
+        host_factory: Callable[..., Any] | None = None,
     ):
+        """`settings`: EngineSettings fields; `host_factory(EngineSettings, root)` builds
+        the host (default: the real AnalysisHost)."""
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="shapesense-analysis")
         self._factory = host_factory
         self._settings = settings
@@ -58,7 +60,7 @@ class AnalysisWorker:
         self._reset_pending = False
         self.closed = False
         # Worker-thread state.
-        self._host: AnalysisHost | None = None
+        self._host: Any = None  # the AnalysisHost
         self._texts: dict[str, str] = {}
         self.generation = 0  # bumped whenever the host's inputs change
 
@@ -77,7 +79,7 @@ class AnalysisWorker:
         with self._lock:
             return bool(self._incoming) or self._reset_pending
 
-    def reconfigure(self, settings: EngineSettings, workspace_root: str | None = None) -> None:
+    def reconfigure(self, settings: dict[str, Any], workspace_root: str | None = None) -> None:
         """A new host with these settings is built before the next job."""
         with self._lock:
             if settings != self._settings or (workspace_root and workspace_root != self._root):
@@ -112,7 +114,9 @@ class AnalysisWorker:
             reset, self._reset_pending = self._reset_pending, False
             settings, root = self._settings, self._root
         if self._host is None or reset:
-            self._host = self._factory(settings, root)
+            from shapesense.analysis.db import AnalysisHost, EngineSettings
+
+            self._host = (self._factory or AnalysisHost)(EngineSettings(**settings), root)
             for path, text in self._texts.items():
                 self._host.set_file(path, text)
             self.generation += 1
@@ -126,7 +130,7 @@ class AnalysisWorker:
                 self._host.set_file(path, text)
                 self.generation += 1
 
-    def _analyze(self, host: AnalysisHost, snapshot: Snapshot, is_current) -> Outcome | None:
+    def _analyze(self, host: Any, snapshot: Snapshot, is_current) -> Outcome | None:
         if is_current is not None and not is_current():
             return None  # cancelled by a newer revision
         if self._texts.get(snapshot.path) != snapshot.index.text:

@@ -2,8 +2,8 @@
 
 Where the client resolves edits lazily (codeAction/resolve), the listed actions carry
 only `data` naming the action; resolve re-derives the edit from the analysis of the
-document's current version, matching by title, so an action listed before an edit can
-never apply a stale edit. Edits are versioned when the client supports it.
+document's current version (matching title and inserted text), so an action listed
+before an edit never applies a stale edit. Edits are versioned when the client supports it.
 """
 from __future__ import annotations
 
@@ -156,6 +156,8 @@ def register(ls: "ShapeLanguageServer") -> None:
             lsp_diag = None
             if diag is not None:
                 lsp_diag = convert.diagnostic(diag, snap.index, enc, ls.settings, lambda p: ls.index_for(p, this))
+                if lsp_diag is None:
+                    continue  # the user turned this kind of problem off: no fixes for it either
             action = types.CodeAction(
                 title=fix.title,
                 kind=fix.kind,
