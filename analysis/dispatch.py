@@ -77,6 +77,8 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
         return UNKNOWN
     except (ArithmeticError, ValueError, IndexError, KeyError, AttributeError, RecursionError):
         return UNKNOWN
+    if frame is not None and site is not None:
+        engine.note_origin(frame, site[1].nid, _describe(spec, args, kwargs, module, out))
     if frame is not None:
         for w in ctx.warnings:
             message = f"{w.message} (requires {w.condition}; fails for example when {w.counterexample})"
@@ -86,6 +88,26 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
         # Conditions the solver could not refute but did not warn about are assumed too:
         # later uses that contradict them are must-fail errors.
     return from_spec(out)
+
+
+def _describe(spec, args, kwargs, module, out) -> str:
+    """One line for hover: the op, its inputs' shapes and its hyperparameters."""
+    def show(v):
+        if isinstance(v, TensorValue):
+            return v.text()
+        if isinstance(v, (int, float, str, bool, S.Expr)) or v is None:
+            return repr(v) if isinstance(v, str) else str(v)
+        if isinstance(v, ListVal) and len(v.items) <= 6:
+            return "(" + ", ".join(show(x) for x in v.items) + ")"
+        return "…"
+
+    name = spec.name.replace("torch.nn.functional.", "F.").replace("torch.nn.", "nn.")
+    parts = [show(a) for a in args] + [f"{k}={show(v)}" for k, v in kwargs.items()]
+    if module is not None:
+        hyper = [f"{k}={show(from_spec(v))}" for k, v in module.attrs.items()
+                 if isinstance(v, (int, tuple, str)) and not isinstance(v, bool) and k != "training"][:6]
+        return f"{name}({', '.join(hyper)}) applied to {', '.join(parts)}"
+    return f"{name}({', '.join(parts)})"
 
 
 def _report_error(engine, site, e: ShapeError, args, module):

@@ -36,8 +36,14 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
     facts: dict = {}
     targets: set = set()
     diags: dict = {}
+    origins: dict = {}
     for entry in engine.live.values():
         for key, vals in entry.facts.items():
+            if key[0] == "<origin>":
+                if key[1] == path:
+                    bucket = origins.setdefault(key[2:], [])
+                    bucket.extend(v for v in vals if v not in bucket)
+                continue
             if key[0] == "<targets>":
                 if key[1] == path:
                     targets |= {(key[2], n) for n in vals}
@@ -61,8 +67,9 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
         vals = sorted(vals, key=value_text)  # the order calls ran in must not matter
         joined = _join_all(engine, vals)
         variants = tuple(sorted({value_text(v) for v in vals})) if len(vals) > 1 else ()
+        origin = "; ".join(sorted(origins.get((unit_key, nid), []))[:3])
         result.facts.append(ShapeFact(span, unit.texts.get(nid, ""), value_text(joined),
-                                      _origin_text(vals), (unit_key, nid) in targets, variants))
+                                      origin or _origin_text(vals), (unit_key, nid) in targets, variants))
     result.facts.sort(key=lambda f: (f.span.start, f.span.end))
 
     for rec in diags.values():

@@ -326,7 +326,7 @@ class Engine:
             self.roots.append(entry)
             return
         for k, vals in entry.facts.items():
-            if k[0] == "<targets>":
+            if k[0] in ("<targets>", "<origin>"):
                 caller.entry.facts.setdefault(k, []).extend(vals)
                 continue
             for v in vals:
@@ -681,6 +681,10 @@ class Engine:
         if t is ir.Name:
             env[target.id] = value
             self.record(frame, target.nid, value, target=True)
+            if value_node is not None:
+                origins = frame.entry.facts.get(("<origin>", frame.path, frame.unit.key, value_node.nid))
+                for o in origins or ():
+                    self.note_origin(frame, target.nid, o)
         elif t is ir.TupleE or t is ir.ListE:
             self.assign_unpack(frame, target, value, env, value_node)
         elif t is ir.Attr:
@@ -1274,6 +1278,13 @@ class Engine:
             _add_fact(frame.entry.facts, (frame.path, frame.unit.key, nid), value)
             if target:
                 frame.entry.facts.setdefault(("<targets>", frame.path, frame.unit.key), []).append(nid)
+
+    def note_origin(self, frame, nid, text):
+        """Where a value came from, for hover: "conv2d(Tensor[8, 1, 28, 28], ...)"."""
+        key = ("<origin>", frame.path, frame.unit.key, nid)
+        notes = frame.entry.facts.setdefault(key, [])
+        if text not in notes and len(notes) < 3:
+            notes.append(text)
 
     def report(self, site, severity, code, message, related=(), repair=None):
         if site is None:
