@@ -293,7 +293,10 @@ class Engine:
             entry = Entry(key, fn.unit_key)
             entry.units[(fn.path, fn.unit_key)] = unit.digest
             frame = Frame(self, unit, fn.path, entry, fn.closure)
-            frame.globals_env = self.module_envs.get(fn.path)
+            genv = self.module_envs.get(fn.path)
+            if genv is None:  # re-asked by a validation before its module ran in this run
+                genv = self.run_module(fn.path, as_main=False)
+            frame.globals_env = genv
             frame.hard_syms = hard
             frame.bound_args = bound
             env = dict(bound)

@@ -83,3 +83,21 @@ def test_random_edit_sequences_equal_fresh_analysis(name, edits):
         text = text[:at] + piece + text[at + delete:]
         host.set_file(PATH, text)
         assert _snapshot(host.analyze(PATH)) == _snapshot(_fresh(text))
+
+
+def test_editing_an_imported_file_updates_its_importer(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    blocks = tmp_path / "pkg" / "blocks.py"
+    blocks_text = ("from torch import nn\n\n\nclass Head(nn.Module):\n    def __init__(self):\n"
+                   "        super().__init__()\n        self.fc = nn.Linear(128, 10)\n\n"
+                   "    def forward(self, x):\n        return self.fc(x)\n")
+    main = tmp_path / "main.py"
+    main_text = "import torch\nfrom pkg.blocks import Head\n\nhead = Head()\ny = head(torch.randn(8, 128))\n"
+    host = AnalysisHost(workspace_root=str(tmp_path))
+    host.set_file(str(main), main_text)
+    host.set_file(str(blocks), blocks_text)
+    shapes = lambda r: {f.text: f.shape for f in r.facts}  # noqa: E731
+    assert shapes(host.analyze(str(main)))["y"] == "Tensor[8, 10]"
+    host.set_file(str(blocks), blocks_text.replace("128, 10", "128, 20"))
+    assert shapes(host.analyze(str(main)))["y"] == "Tensor[8, 20]"

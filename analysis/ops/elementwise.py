@@ -259,7 +259,12 @@ def rpow(ctx, input, other):
     return _binary_checked(ctx, "pow", other, input)
 
 
-@op("torch.where", "Tensor.where")
+@op("Tensor.where")
+def tensor_where(ctx, input, condition, other):
+    return where(ctx, condition, input, other)
+
+
+@op("torch.where")
 def where(ctx, condition, input=None, other=None):
     if input is None and other is None:
         raise Unknowable("torch.where(cond) returns data-dependent indices")
@@ -311,8 +316,10 @@ def _clamp(ctx, input, min, max):
     if min is None and max is None:
         ctx.fail(ILLEGAL_VALUE, "torch.clamp: At least one of 'min' or 'max' must not be None")
     parts = [x for x in (input, min, max) if x is not None]
+    unknown = [x for x in parts if not is_tensor(x) and not _is_number(x)]
+    parts = [x for x in parts if is_tensor(x) or _is_number(x)]  # an unknown bound: a scalar
     shapes = [_operand(x)[0] for x in parts]
-    return TensorValue(broadcast_shapes(ctx, *shapes), result_type(*parts))
+    return TensorValue(broadcast_shapes(ctx, *shapes), None if unknown else result_type(*parts))
 
 
 @op("torch.clamp", "Tensor.clamp", "torch.clip", "Tensor.clip")
@@ -328,6 +335,8 @@ def clamp_(ctx, input, min=None, max=None):
 
 @op("torch.clamp_min", "Tensor.clamp_min", "torch.clamp_max", "Tensor.clamp_max")
 def clamp_min(ctx, input, other):
+    if not is_tensor(other) and not _is_number(other):
+        return TensorValue(ctx.shape(input), None)
     return binary(ctx, input, other)
 
 

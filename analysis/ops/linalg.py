@@ -13,6 +13,8 @@ _DTYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfl
 
 
 def _same_dtype(ctx, a, b, what="expected m1 and m2 to have the same dtype"):
+    if a.dtype == "bool" or b.dtype == "bool":
+        ctx.fail(DTYPE_MISMATCH, "\"addmm_impl_cpu_\" not implemented for 'Bool'")
     if a.dtype and b.dtype and a.dtype != b.dtype:
         ctx.fail(DTYPE_MISMATCH, f"{what}, but got: {_DTYPE_NAMES.get(a.dtype, a.dtype)} != "
                                  f"{_DTYPE_NAMES.get(b.dtype, b.dtype)}")
@@ -123,11 +125,24 @@ def dot(ctx, input, other):
     return matmul(ctx, input, other)
 
 
+def _expand_cond(src, target):
+    """`src` expands to `target` (each right-aligned dim 1 or equal); False when src has more dims."""
+    if len(src) > len(target):
+        return False
+    return S.and_(*[S.or_(S.eq(d, 1), S.eq(d, t)) for d, t in zip(reversed(src), reversed(target))]) \
+        if src else True
+
+
 @op("torch.nn.functional.linear")
 def linear(ctx, input, weight, bias=None):
     x, w = ctx.shape(input), ctx.shape(weight)
     if len(x) == 0:
         ctx.fail(SHAPE_MISMATCH, "both arguments to linear need to be at least 1D, but they are 0D and 2D")
+    if len(w) == 0:
+        ctx.fail(SHAPE_MISMATCH, f"both arguments to matmul need to be at least 1D, but they are "
+                                 f"{len(x)}D and 0D")
+    if len(w) > 2:
+        ctx.fail(SHAPE_MISMATCH, f"t() expects a tensor with <= 2 dimensions, but self is {len(w)}D")
     _same_dtype(ctx, input, weight, "mat1 and mat2 must have the same dtype")
     rows = S.prod(x[:-1]) if len(x) > 1 else 1
     if len(w) == 2:
@@ -136,16 +151,47 @@ def linear(ctx, input, weight, bias=None):
                     f"and {S.dim_text(w[1])}x{S.dim_text(w[0])})",
                     repair={"in_features": x[-1]})
         out = x[:-1] + (w[0],)
-    elif len(w) == 1:
+    else:
         ctx.require(S.eq(x[-1], w[0]), SHAPE_MISMATCH,
                     f"size mismatch, got input ({S.dim_text(rows)}), mat ({S.dim_text(rows)}x"
                     f"{S.dim_text(x[-1])}), vec ({S.dim_text(w[0])})")
         out = x[:-1]
+    out = tuple(out)
+    if bias is None or not is_tensor(bias):
+        return TensorValue(out, input.dtype)
+    if bias.shape is None:
+        raise Unknowable("bias rank")
+    bsh = bias.shape
+    # PyTorch's paths: 2-D input -> addmm(bias, x, w.t()) (bias expands to the output); a
+    # contiguous 3-D input or a 1-D bias -> the same on the flattened input; otherwise
+    # matmul then an in-place add_ of the bias (the broadcast must keep the output's shape).
+    fused = len(x) == 2 or len(x) == 3 or len(bsh) == 1
+    if fused:
+        if len(w) == 1:
+            ctx.fail(SHAPE_MISMATCH, "mat2 must be a matrix, got 1-D tensor")
+        if bias.dtype and input.dtype and bias.dtype != input.dtype:
+            ctx.fail(DTYPE_MISMATCH, f"self and mat2 must have the same dtype, but got "
+                                     f"{_DTYPE_NAMES.get(bias.dtype, bias.dtype)} and "
+                                     f"{_DTYPE_NAMES.get(input.dtype, input.dtype)}")
+        flat = (rows, out[-1])
+        msg = (f"The expanded size of the tensor must match the existing size: target sizes "
+               f"[{S.dim_text(rows)}, {S.dim_text(out[-1])}], tensor sizes {S.size_text(bsh)}")
+        cond = _expand_cond(bsh, flat)
+        if len(x) == 3 and len(bsh) >= 2:
+            # Only a contiguous input takes the flattened path; otherwise matmul + add_.
+            other = _expand_cond(bsh, out)
+            try:
+                a, b = ctx.decide(cond), ctx.decide(other)
+            except Unknowable:
+                raise Unknowable("bias expansion depends on the input's layout") from None
+            if a != b:
+                raise Unknowable("bias expansion depends on the input's layout")
+        ctx.require(cond, SHAPE_MISMATCH, msg)
     else:
-        raise Unknowable("weight rank")
-    if bias is not None and is_tensor(bias) and bias.shape is not None:
-        out = broadcast_shapes(ctx, out, bias.shape)
-    return TensorValue(tuple(out), input.dtype)
+        ctx.require(_expand_cond(bsh, out), SHAPE_MISMATCH,
+                    f"output with shape {S.size_text(out)} doesn't match the broadcast shape of "
+                    f"the bias {S.size_text(bsh)}")
+    return TensorValue(out, input.dtype)
 
 
 @module("torch.nn.Linear")
@@ -172,19 +218,32 @@ def _linear_forward(ctx, m, input):
 
 @module("torch.nn.Bilinear")
 def Bilinear(ctx, in1_features, in2_features, out_features, bias=True, device=None, dtype=None):
+    for d in (out_features, in1_features, in2_features):
+        ctx.require(S.ge(d, 0), ILLEGAL_VALUE,
+                    f"Trying to create tensor with negative dimension {S.dim_text(d)}: "
+                    f"[{S.dim_text(out_features)}, {S.dim_text(in1_features)}, {S.dim_text(in2_features)}]")
+    dt = str(dtype) if dtype is not None else "float32"
     return {"in1_features": in1_features, "in2_features": in2_features,
             "out_features": out_features,
-            "weight": TensorValue((out_features, in1_features, in2_features), "float32"),
-            "bias": TensorValue((out_features,), "float32") if bias else None}
+            "weight": TensorValue((out_features, in1_features, in2_features), dt),
+            "bias": TensorValue((out_features,), dt) if bias else None}
 
 
 @Bilinear.forward
 def _bilinear_forward(ctx, m, input1, input2):
     a, b = ctx.shape(input1), ctx.shape(input2)
+    if len(a) == 0 or len(b) == 0:
+        ctx.fail(SHAPE_MISMATCH, "Dimension specified as -1 but tensor has no dimensions")
+    if len(a) != len(b):
+        ctx.fail(SHAPE_MISMATCH, f"bilinear(): input dimensions do not match: got {len(a)} and {len(b)}")
+    for i in range(len(a) - 1):
+        ctx.require(S.eq(a[i], b[i]), SHAPE_MISMATCH,
+                    f"bilinear(): input batch dimensions do not match at dim {i}: got "
+                    f"{S.dim_text(a[i])} and {S.dim_text(b[i])}")
     ctx.require(S.eq(a[-1], m["in1_features"]), SHAPE_MISMATCH,
-                f"input1 size of last dimension ({S.dim_text(a[-1])}) does not match the weight "
-                f"({S.dim_text(m['in1_features'])})")
+                f"bilinear(): input1 size does not match weight size: got {S.dim_text(a[-1])} but "
+                f"expected {S.dim_text(m['in1_features'])}")
     ctx.require(S.eq(b[-1], m["in2_features"]), SHAPE_MISMATCH,
-                f"input2 size of last dimension ({S.dim_text(b[-1])}) does not match the weight "
-                f"({S.dim_text(m['in2_features'])})")
+                f"bilinear(): input2 size does not match weight size: got {S.dim_text(b[-1])} but "
+                f"expected {S.dim_text(m['in2_features'])}")
     return TensorValue(a[:-1] + (m["out_features"],), input1.dtype)

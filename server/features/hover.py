@@ -19,11 +19,15 @@ from ..guard import feature
 if TYPE_CHECKING:
     from ..app import ShapeLanguageServer
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~])")
+# Only what would change the rendering of plain text: emphasis (`*`, and `_` unless
+# inside a word such as kernel_size), code spans, HTML, and block markers at a line start.
+_MD_INLINE = re.compile(r"[\\`*<]|(?<!\w)_|_(?!\w)")
+_MD_LINE_START = re.compile(r"^(\s*)([#>+=-])", re.MULTILINE)
 
 
 def _escape(text: str) -> str:
-    return _MD_SPECIAL.sub(r"\\\1", text)
+    text = _MD_INLINE.sub(lambda m: "\\" + m.group(0), text)
+    return _MD_LINE_START.sub(r"\1\\\2", text)
 
 
 def _name(fact: ShapeFact) -> str:

@@ -11,7 +11,7 @@ from pygls.capabilities import ServerCapabilitiesBuilder
 from ..documents import UTF16
 from ..guard import feature
 from ..paths import uri_to_path
-from ..settings import parse_settings
+from ..settings import SECTION, parse_settings
 from . import configuration, workspace
 
 if TYPE_CHECKING:
@@ -46,8 +46,10 @@ async def _register_watchers(ls: "ShapeLanguageServer") -> None:
             types.Registration(id=str(uuid.uuid4()), method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options)
         )
     if _dynamic(ls, "did_change_configuration"):
+        # with a section, clients send that section's values in the notification
+        options = types.DidChangeConfigurationRegistrationOptions(section=SECTION)
         registrations.append(
-            types.Registration(id=str(uuid.uuid4()), method=types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+            types.Registration(id=str(uuid.uuid4()), method=types.WORKSPACE_DID_CHANGE_CONFIGURATION, register_options=options)
         )
     if registrations:
         await ls.client_register_capability_async(types.RegistrationParams(registrations=registrations))

@@ -170,7 +170,7 @@ async function outputText(page) {
         const text = await toast.innerText();
         const buttons = await toast.locator('.monaco-button').allInnerTexts();
         await page.waitForTimeout(500);
-        await shot(page, 'notification.png');
+        await shot(page, cfg.shot || 'notification.png');
         return { text, buttons };
       });
       await step('status_error', async () => {
@@ -280,6 +280,38 @@ async function outputText(page) {
       await page.waitForTimeout(500);
       if (!gone || !back) throw new Error(`inlay hints off: ${gone} (${JSON.stringify(offLine)}), on again: ${back}`);
       return { off_ms: offMs, on_ms: onMs, off_line: offLine };
+    });
+
+    await step('enable_toggle', async () => {
+      // shapesense.enable off hides the squiggle at once; on brings it back
+      const count = () => page.locator(`${EDITOR} .squiggly-error`).count();
+      const waitCount = async (pred) => {
+        for (let i = 0; i < 80; i++) {
+          if (pred(await count())) return true;
+          await page.waitForTimeout(250);
+        }
+        return false;
+      };
+      if (!(await waitCount((n) => n > 0))) throw new Error('no squiggle to begin with');
+      await runCommand(page, 'Preferences: Open Settings (UI)');
+      await page.waitForSelector('.settings-editor', { timeout: 15000 });
+      await page.waitForTimeout(800);
+      await page.keyboard.type('shapesense.enable');
+      const box = page.locator('.settings-editor .setting-item-bool', { hasText: 'Enable' })
+        .locator('.setting-value-checkbox').first();
+      await box.waitFor({ state: 'visible', timeout: 15000 });
+      const s1 = Date.now();
+      await box.click();
+      const off = await waitCount((n) => n === 0);
+      const offMs = Date.now() - s1;
+      const s2 = Date.now();
+      await box.click();
+      const on = await waitCount((n) => n > 0);
+      const onMs = Date.now() - s2;
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
+      if (!off || !on) throw new Error(`squiggle hidden: ${off}, back: ${on}`);
+      return { off_ms: offMs, on_ms: onMs };
     });
 
     await step('crash_restart', async () => {

@@ -101,7 +101,7 @@ def e2e_env() -> dict:
     return env
 
 
-def _run_scenario(e2e_env: dict, tmp: Path, scenario: str, interpreter: str) -> dict:
+def _run_scenario(e2e_env: dict, tmp: Path, scenario: str, interpreter: str, shot: str = "") -> dict:
     """Start code-server with the .vsix, run driver.js, always stop the process group."""
     node_bin = Path(e2e_env["SHAPESENSE_NODE_DIR"]) / "bin"
     cs = e2e_env["SHAPESENSE_CODE_SERVER"]
@@ -158,6 +158,7 @@ def _run_scenario(e2e_env: dict, tmp: Path, scenario: str, interpreter: str) -> 
             "pgid": server.pid,  # start_new_session: the pid is the process group id
             "settings_path": str(ud / "User" / "settings.json"),
             "fail_shots": str(tmp),
+            "shot": shot,
         }
         cfg_path = tmp / "driver.json"
         cfg_path.write_text(json.dumps(cfg))
@@ -201,6 +202,20 @@ def broken_run(e2e_env, tmp_path_factory) -> dict:
     )
 
 
+@pytest.fixture(scope="module")
+def crashing_run(e2e_env, tmp_path_factory) -> dict:
+    """An interpreter that passes the import check but whose server dies at start."""
+    tmp = tmp_path_factory.mktemp("vscode-crashing")
+    fake = tmp / "python-crashing"
+    fake.write_text(
+        "#!/bin/sh\n"
+        'if [ "$1" = "-m" ]; then echo "RuntimeError: shapesense test double refuses to serve" >&2; exit 1; fi\n'
+        f'exec "{sys.executable}" "$@"\n'
+    )
+    fake.chmod(0o755)
+    return _run_scenario(e2e_env, tmp, "broken", str(fake), shot=str(tmp / "crashing.png"))
+
+
 def _step(run: dict, name: str) -> dict:
     s = run["steps"].get(name)
     context = "\n".join(run["log"]) + "\n--- ShapeSense output ---\n" + run.get("output_log", "")[-4000:]
@@ -221,11 +236,24 @@ def test_missing_interpreter_is_reported(broken_run):
     assert "cannot start the server" in out, out
 
 
+def test_server_failing_at_start_is_reported(crashing_run):
+    note = _step(crashing_run, "notification")
+    assert "failed to start" in note["text"], note
+    assert "test double refuses to serve" in note["text"], note
+    assert {"Open Settings", "Show Output"} <= set(note["buttons"]), note
+    assert "error" in (_step(crashing_run, "status_error")["label"] or "")
+    # started once, not restarted in a loop
+    log = crashing_run["output_log"]
+    assert log.count("client state: Stopped -> Starting") == 1, log
+
+
 def test_extension_activates_and_starts_server(main_run):
     act = _step(main_run, "activation")
     log = main_run["output_log"]
     assert "-m shapesense serve --stdio" in log, log
     assert "server ready" in log, log
+    # shapesense.trace.server = "messages" (set above) shows the LSP traffic in the channel
+    assert "[trace] Sending request 'initialize" in log, log[-3000:]
     assert "ready" in act["status"] or "analysing" in act["status"], act
 
 
@@ -270,6 +298,11 @@ def test_status_bar_settles_to_ready(main_run):
 def test_settings_apply_without_reload(main_run):
     live = _step(main_run, "settings_live")
     assert live["off_ms"] < 10000 and live["on_ms"] < 10000, live
+
+
+def test_enable_setting_hides_and_restores_diagnostics(main_run):
+    toggle = _step(main_run, "enable_toggle")
+    assert toggle["off_ms"] < 10000 and toggle["on_ms"] < 20000, toggle
 
 
 def test_crashed_server_is_restarted_and_user_told(main_run):

@@ -27,6 +27,7 @@ import {
   resolveInterpreter,
 } from './interpreter';
 import { StatusItem } from './status';
+import { SettingTraceChannel } from './trace';
 
 const CLIENT_ID = 'shapesense'; // also makes the client honour `shapesense.trace.server`
 const MAX_RESTARTS = 4;
@@ -35,6 +36,7 @@ const ANALYSIS_STALE_MS = 20000;
 const ANNOTATE_KINDS = ['source.shapesense.annotate', 'refactor.rewrite'];
 
 let output: vscode.LogOutputChannel;
+let traceChannel: SettingTraceChannel;
 let status: StatusItem;
 let client: LanguageClient | undefined;
 let interpreter: Interpreter | undefined;
@@ -187,6 +189,7 @@ function makeClient(interp: Interpreter): LanguageClient {
       { scheme: 'untitled', language: 'python' },
     ],
     outputChannel: output,
+    traceOutputChannel: traceChannel,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     initializationOptions: serverSettings(folder?.uri),
     // sends workspace/didChangeConfiguration when any `shapesense.*` setting changes;
@@ -264,7 +267,7 @@ async function startServer(): Promise<void> {
     log(`cannot start the server: ${check.problem}`);
     if (check.detail) log(check.detail);
     status.set('error', check.problem ?? 'cannot start');
-    notifyError(check.problem ?? 'The ShapeSense server cannot start.');
+    notifyError(check.problem ?? 'The ShapeSense server cannot start.', true);
     return;
   }
   log(`Python ${check.pythonVersion}, shapesense ${check.serverVersion || '?'}; starting ` +
@@ -384,8 +387,9 @@ async function annotateCurrentFile(): Promise<void> {
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel('ShapeSense', { log: true });
+  traceChannel = new SettingTraceChannel(output);
   status = new StatusItem();
-  context.subscriptions.push(output, status);
+  context.subscriptions.push(output, traceChannel, status);
   log(`ShapeSense extension ${context.extension.packageJSON.version} activating ` +
     `(VS Code ${vscode.version})`);
 
@@ -396,6 +400,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('shapesense')) return;
       log(`settings changed: ${JSON.stringify(serverSettings(firstFolder()?.uri))}`);
+      if (e.affectsConfiguration('shapesense.trace.server')) traceChannel.settingChanged();
       if (e.affectsConfiguration('shapesense.interpreter')) {
         void restart('shapesense.interpreter changed');
         return;
