@@ -114,6 +114,7 @@ def _annotation_fixes(host, path, facts, style) -> list:
     lines = _lsp_lines(text)
     out = []
     has_jax = "jaxtyping" in text
+    import_line = _import_insertion_line(host.units(path).get("<module>"))
     for f in facts:
         if not f.is_target or f.variants or not f.shape.startswith("Tensor[") or "?" in f.shape \
                 or f.shape == "Tensor[...]":
@@ -147,11 +148,24 @@ def _annotation_fixes(host, path, facts, style) -> list:
                 continue
             edits = [TextEdit(Span(f.span.end, f.span.end), f': Float[Tensor, "{jax_dims}"]')]
             if not has_jax:
-                edits.insert(0, TextEdit(Span((0, 0), (0, 0)),
-                                         "from jaxtyping import Float\nfrom torch import Tensor\n"))
+                at = (import_line, 0)
+                edits.insert(0, TextEdit(Span(at, at), "from jaxtyping import Float\nfrom torch import Tensor\n"))
             out.append(Fix(f"Annotate {f.text} as Float[Tensor, \"{jax_dims}\"]", tuple(edits),
                            "refactor.rewrite"))
     return out
+
+
+def _import_insertion_line(module_unit) -> int:
+    """The line after the file's last top-level import (0 when it has none)."""
+    from . import ir
+
+    line = 0
+    for stmt in module_unit.body if module_unit is not None else ():
+        if isinstance(stmt, (ir.Import, ir.ImportFrom)):
+            span = module_unit.spans.get(stmt.nid)
+            if span:
+                line = max(line, span[1][0])  # parso lines are 1-based: end line + 1 - 1
+    return line
 
 
 def _lsp_lines(text: str) -> list[str]:

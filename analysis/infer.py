@@ -473,7 +473,8 @@ class Engine:
                             frame.assumptions.append((c, ((frame.path, frame.unit.key), s.nid)))
             elif ann is not None and value is UNKNOWN:
                 value = ann
-            self.assign(frame, s.target, value, env, s.value)
+            # Already annotated: no inlay hint or "annotate" action for this target.
+            self.assign(frame, s.target, value, env, s.value, hint=False)
             return env
         if t is ir.If:
             return self.exec_if(frame, s, env)
@@ -679,11 +680,11 @@ class Engine:
     # =====================================================================================
     # Assignment
     # =====================================================================================
-    def assign(self, frame, target, value, env, value_node):
+    def assign(self, frame, target, value, env, value_node, hint=True):
         t = type(target)
         if t is ir.Name:
             env[target.id] = value
-            self.record(frame, target.nid, value, target=True)
+            self.record(frame, target.nid, value, target=hint)
             if value_node is not None:
                 origins = frame.entry.facts.get(("<origin>", frame.path, frame.unit.key, value_node.nid))
                 for o in origins or ():

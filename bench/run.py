@@ -773,6 +773,9 @@ def run(cfg: Config, command: str) -> int:
             res["errors"].append(f"samples: {e}")
             log(f"== samples FAILED:\n{e}")
     res["meta"]["wall_s"] = time.perf_counter() - t_all
+    res["meta"]["code_digest_end"] = code_digest()
+    if res["meta"]["code_digest_end"] != res["meta"]["code_digest"]:
+        res["errors"].append("note: analysis/ or server/ changed during the run; figures mix code states")
     (cfg.out / "results.json").write_text(json.dumps(res, indent=1, default=str))
     md = summary_markdown(cfg, res)
     (cfg.out / "summary.md").write_text(md)

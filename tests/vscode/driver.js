@@ -165,13 +165,14 @@ async function outputText(page) {
     if (cfg.scenario === 'broken') {
       // the server cannot start: a notification must say why and offer the buttons
       await step('notification', async () => {
-        const toast = page.locator('.notification-toast', { hasText: /ShapeSense|shapesense|Python interpreter/ }).first();
+        const toast = page.locator('.notification-toast', { hasText: new RegExp(cfg.toast || 'ShapeSense') }).first();
         await toast.waitFor({ state: 'visible', timeout: 60000 });
         const text = await toast.innerText();
         const buttons = await toast.locator('.monaco-button').allInnerTexts();
         await page.waitForTimeout(500);
         await shot(page, cfg.shot || 'notification.png');
-        return { text, buttons };
+        const all = await page.locator('.notification-toast').allInnerTexts();
+        return { text, buttons, all };
       });
       await step('status_error', async () => {
         const item = page.locator('.statusbar-item', { hasText: 'ShapeSense' }).first();
@@ -179,7 +180,7 @@ async function outputText(page) {
         return { label: await item.getAttribute('aria-label') };
       });
       await step('show_output_button', async () => {
-        const toast = page.locator('.notification-toast', { hasText: /ShapeSense|Python interpreter/ }).first();
+        const toast = page.locator('.notification-toast', { hasText: new RegExp(cfg.toast || 'ShapeSense') }).first();
         await toast.locator('.monaco-button', { hasText: 'Show Output' }).click();
         await page.waitForTimeout(1500);
         return { output: await outputText(page) };

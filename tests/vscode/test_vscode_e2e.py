@@ -101,7 +101,9 @@ def e2e_env() -> dict:
     return env
 
 
-def _run_scenario(e2e_env: dict, tmp: Path, scenario: str, interpreter: str, shot: str = "") -> dict:
+def _run_scenario(
+    e2e_env: dict, tmp: Path, scenario: str, interpreter: str, shot: str = "", toast: str = ""
+) -> dict:
     """Start code-server with the .vsix, run driver.js, always stop the process group."""
     node_bin = Path(e2e_env["SHAPESENSE_NODE_DIR"]) / "bin"
     cs = e2e_env["SHAPESENSE_CODE_SERVER"]
@@ -159,6 +161,7 @@ def _run_scenario(e2e_env: dict, tmp: Path, scenario: str, interpreter: str, sho
             "settings_path": str(ud / "User" / "settings.json"),
             "fail_shots": str(tmp),
             "shot": shot,
+            "toast": toast,
         }
         cfg_path = tmp / "driver.json"
         cfg_path.write_text(json.dumps(cfg))
@@ -198,7 +201,8 @@ def main_run(e2e_env, tmp_path_factory) -> dict:
 @pytest.fixture(scope="module")
 def broken_run(e2e_env, tmp_path_factory) -> dict:
     return _run_scenario(
-        e2e_env, tmp_path_factory.mktemp("vscode-broken"), "broken", "/nonexistent/bin/python3"
+        e2e_env, tmp_path_factory.mktemp("vscode-broken"), "broken", "/nonexistent/bin/python3",
+        toast="Python interpreter",
     )
 
 
@@ -213,7 +217,9 @@ def crashing_run(e2e_env, tmp_path_factory) -> dict:
         f'exec "{sys.executable}" "$@"\n'
     )
     fake.chmod(0o755)
-    return _run_scenario(e2e_env, tmp, "broken", str(fake), shot=str(tmp / "crashing.png"))
+    return _run_scenario(
+        e2e_env, tmp, "broken", str(fake), shot=str(tmp / "crashing.png"), toast="failed to start"
+    )
 
 
 def _step(run: dict, name: str) -> dict:
@@ -241,6 +247,7 @@ def test_server_failing_at_start_is_reported(crashing_run):
     assert "failed to start" in note["text"], note
     assert "test double refuses to serve" in note["text"], note
     assert {"Open Settings", "Show Output"} <= set(note["buttons"]), note
+    assert len(note["all"]) == 1, note["all"]  # one notification, not also the client library's
     assert "error" in (_step(crashing_run, "status_error")["label"] or "")
     # started once, not restarted in a loop
     log = crashing_run["output_log"]

@@ -151,6 +151,15 @@ class RestartingErrorHandler implements ErrorHandler {
 
 // ------------------------------------------------------------------ the client
 
+/** A LanguageClient that leaves the start-failure notification to startServer(), which
+ * names the cause (the server's last stderr line) and offers settings/output/restart. */
+class ShapeSenseClient extends LanguageClient {
+  override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
+    if (message.includes("couldn't create connection to server")) showNotification = false;
+    super.error(message, data, showNotification);
+  }
+}
+
 function serverLogLine(line: string): void {
   stderrTail.push(line);
   if (stderrTail.length > 40) stderrTail.shift();
@@ -241,7 +250,7 @@ function makeClient(interp: Interpreter): LanguageClient {
     },
   };
 
-  const c = new LanguageClient(CLIENT_ID, 'ShapeSense', serverOptions, clientOptions);
+  const c = new ShapeSenseClient(CLIENT_ID, 'ShapeSense', serverOptions, clientOptions);
   c.onDidChangeState((e) => {
     log(`client state: ${State[e.oldState]} -> ${State[e.newState]}`);
     if (e.newState === State.Running) {
