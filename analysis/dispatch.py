@@ -67,6 +67,9 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
         if forward:
             bound = spec.forward.signature.bind(*s_args, **s_kwargs)
             attrs = dict(module.attrs, training=module.training)
+            if module.dtype is not None:  # after module.double() / .half() / .to(dtype)
+                attrs = {k: TensorValue(v.shape, module.dtype) if isinstance(v, TensorValue) else v
+                         for k, v in attrs.items()}
             out = spec.forward.fn(ctx, attrs, *bound.args, **bound.kwargs)
         else:
             out = run_spec(spec, ctx, s_args, s_kwargs)
@@ -170,6 +173,12 @@ def call_external(engine, func, args, kwargs, site):
         return make_container(engine, name, args, kwargs)
     if name in _PASSTHROUGH:
         return args[0] if args else UNKNOWN
+    if name.startswith("torch.nn.init.") and name != "torch.nn.init.calculate_gain":
+        return args[0] if args else UNKNOWN  # in-place initializers return their tensor
+    if name == "typing.cast":
+        return args[1] if len(args) == 2 else UNKNOWN
+    if name in _CONSTANT_CALLS:
+        return _CONSTANT_CALLS[name]
     if name == "torch.Size":
         items = engine.iterate(None, args[0]) if args else []
         return ListVal(items, "size") if items is not None else UNKNOWN
@@ -184,8 +193,13 @@ def call_external(engine, func, args, kwargs, site):
 _PASSTHROUGH = {"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.jit.script",
                 "torch.compile", "torch.autograd.Variable", "torch.nn.utils.weight_norm",
                 "torch.nn.utils.spectral_norm", "torch.nn.utils.parametrizations.weight_norm",
-                "typing.cast", "dataclasses.dataclass", "functools.wraps", "torch.no_grad",
+                "dataclasses.dataclass", "functools.wraps", "torch.no_grad",
                 "torch.jit.ignore", "torch.jit.unused"}
+# Calls whose answer is known: model code runs eagerly, not under TorchScript or tracing.
+_CONSTANT_CALLS = {"torch.jit.is_scripting": False, "torch.jit.is_tracing": False,
+                   "torch._C._get_tracing_state": None, "torch._assert": None,
+                   "torch.compiler.is_compiling": False, "torch._dynamo.is_compiling": False,
+                   "torch.is_grad_enabled": True, "torch.get_default_dtype": Dtype("float32")}
 _SILENT = {"torch.manual_seed", "torch.set_grad_enabled", "torch.device", "torch.inference_mode",
            "torch.enable_grad", "torch.is_tensor", "torch.cuda.is_available", "torch.save",
            "torch.load", "torch.set_printoptions", "torch.use_deterministic_algorithms",

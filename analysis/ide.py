@@ -37,8 +37,14 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
     targets: set = set()
     diags: dict = {}
     origins: dict = {}
+    widen: set = set()  # units that also ran with inputs of unknown shape
     for entry in engine.live.values():
+        generic = entry.id not in engine.real_ids
+        if not generic:
+            widen |= {k for p, k in entry.unknown_units if p == path}
         for key, vals in entry.facts.items():
+            if generic and len(key) >= 3 and key[-2] in engine.real_units and key[0] != "<targets>":
+                continue  # a def the file really runs: facts come from those runs only
             if key[0] == "<origin>":
                 if key[1] == path:
                     bucket = origins.setdefault(key[2:], [])
@@ -67,6 +73,12 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
         vals = sorted(vals, key=value_text)  # the order calls ran in must not matter
         joined = _join_all(engine, vals)
         variants = tuple(sorted({value_text(v) for v in vals})) if len(vals) > 1 else ()
+        if unit_key in widen:
+            # Some call of this def had inputs of unknown shape: what it computed there is
+            # unknown too, so no single concrete shape is claimed.
+            joined = _unknown_dims(joined)
+            variants = variants or (value_text(vals[0]),)
+            variants = variants + ("…",)
         origin = "; ".join(sorted(origins.get((unit_key, nid), []))[:3])
         result.facts.append(ShapeFact(span, unit.texts.get(nid, ""), value_text(joined),
                                       origin or _origin_text(vals), (unit_key, nid) in targets, variants))
@@ -100,6 +112,15 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
     result.unknown_ops = dict(engine.unknown_ops)
     result.annotations = _annotation_fixes(host, path, result.facts, host.settings.annotation_style)
     return result
+
+
+def _unknown_dims(v):
+    from .shapes import UNKNOWN
+    if isinstance(v, TensorValue) and v.shape is not None:
+        return TensorValue(tuple(UNKNOWN for _ in v.shape), v.dtype)
+    if isinstance(v, ListVal):
+        return ListVal([_unknown_dims(x) for x in v.items], v.kind)
+    return v
 
 
 def _origin_text(vals) -> str:

@@ -21,7 +21,7 @@ from .ops.spec import Dtype, TensorValue
 from .shapes import UNKNOWN
 from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance,
                      ListVal, ModuleNS, NNModule, Obj, PartialVal, Ref, SliceVal, is_tensor,
-                     set_training, value_key)
+                     set_dtype, set_training, value_key)
 from . import pybuiltins
 from .annotations import tensor_from_annotation
 
@@ -62,6 +62,7 @@ class Entry:
         self.deps: list = []  # (callable, args, kwargs, result key)
         self.global_reads: dict = {}  # (path, name) -> value key
         self.units: dict = {}  # (path, unit key) -> digest of every unit run for this entry
+        self.unknown_units: set = set()  # units run here with an argument of unknown shape
         self.children: list = []  # entries whose results this one used (for liveness)
         self.stale = False
         self.last_run = 0
@@ -97,6 +98,8 @@ class Engine:
         self.stack: list = []
         self.steps = 0
         self.live: dict = {}  # entry id -> Entry (computed by reachability from roots)
+        self.real_ids: set = set()
+        self.real_units: set = set()
         self.roots: list = []  # module runs and analyses of uncalled defs
         self._collect: list = []  # stack of children lists being filled
         self._validating: list = []  # [stack depth, a re-asked call became impure]
@@ -150,6 +153,8 @@ class Engine:
     def run_uncalled(self, path: str):
         """Analyse defs no call reached, with parameters from annotations or Unknown."""
         self.compute_live()
+        self.real_ids = set(self.live)  # entries reached by running the file itself
+        self.real_units = set(self.called_units)
         units = self.program.units(path) or {}
         module_env = self.module_envs.get(path, {})
         collected: list = []
@@ -292,6 +297,8 @@ class Engine:
             self.log.append(f"infer:{fn.qualname}")
             entry = Entry(key, fn.unit_key)
             entry.units[(fn.path, fn.unit_key)] = unit.digest
+            if not generic and any(_unknown_shape(v) for v in bound.values()):
+                entry.unknown_units.add((fn.path, fn.unit_key))
             frame = Frame(self, unit, fn.path, entry, fn.closure)
             genv = self.module_envs.get(fn.path)
             if genv is None:  # re-asked by a validation before its module ran in this run
@@ -336,6 +343,7 @@ class Engine:
                 _add_fact(caller.entry.facts, k, v)
         caller.entry.diags.update(entry.diags)
         caller.entry.units.update(entry.units)
+        caller.entry.unknown_units |= entry.unknown_units
         caller.entry.deps.extend(entry.deps)
         caller.entry.children.extend(entry.children)
         caller.entry.global_reads.update(entry.global_reads)
@@ -650,9 +658,12 @@ class Engine:
         return fn
 
     def _deco_name(self, frame, d, env):
+        """A decorator by its last name: "staticmethod", "property", "dataclass", ..."""
+        if isinstance(d, ir.Call):
+            d = d.func
         v = self.eval(frame, d, env, record=False)
         if isinstance(v, Ref):
-            return v.name
+            return v.name.rsplit(".", 1)[-1]
         if isinstance(d, ir.Name):
             return d.id
         if isinstance(d, ir.Attr):
@@ -731,6 +742,14 @@ class Engine:
                 self.assign(frame, x, v, env, None)
             return
         if len(items) != len(targets):
+            tensors = is_tensor(value) or (isinstance(value, ListVal) and items
+                                           and all(is_tensor(x) for x in items))
+            if tensors and value_node is not None:
+                # e.g. `q, k, v = x.split(C, dim=2)` with two chunks: Python raises here.
+                many = len(items) > len(targets)
+                message = (f"too many values to unpack (expected {len(targets)})" if many else
+                           f"not enough values to unpack (expected {len(targets)}, got {len(items)})")
+                self.report((frame, value_node), "error", "shape-mismatch", message)
             for x in targets:
                 self.assign(frame, x, UNKNOWN, env, None)
             return
@@ -1005,7 +1024,7 @@ class Engine:
         """`Net(...)`: a memoized call creating the instance and running __init__."""
         caller = self.stack[-1] if self.stack else None
         try:
-            key = ("<new>", cls.qualname, cls.digest,
+            key = ("<new>", cls.path, cls.qualname, cls.digest,
                    tuple(value_key(a) for a in args), tuple((k, value_key(v)) for k, v in kwargs.items()))
         except RecursionError:
             return UNKNOWN
@@ -1013,7 +1032,8 @@ class Engine:
         if entry is not None and not entry.stale and self._valid(entry):
             self._mark_live(entry)
             result = entry.result
-            set_training(result, True)  # a new module is in training mode
+            set_training(result, True)  # a new module is in training mode, in float32
+            set_dtype(result, None)
         else:
             entry = Entry(key, cls.qualname + ".<new>")
             unit = _PseudoUnit(cls.qualname + ".<new>")
@@ -1315,6 +1335,15 @@ class _PseudoUnit:
 class _LazyIter:
     def __init__(self, items):
         self.items = items
+
+
+def _unknown_shape(v) -> bool:
+    """A value that may be a tensor whose shape the analysis does not know."""
+    if v is UNKNOWN:
+        return True
+    if isinstance(v, TensorValue):
+        return v.shape is None or any(d is UNKNOWN for d in v.shape)
+    return False
 
 
 def _add_fact(facts, key, value):

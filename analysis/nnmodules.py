@@ -5,8 +5,11 @@ from __future__ import annotations
 from . import ir
 from .ops.spec import TensorValue
 from .shapes import UNKNOWN
+from .ops.spec import Dtype
 from .values import (BoundMethod, BoundRef, Container, DictVal, FunctionVal, Instance, ListVal,
-                     NNModule, Ref, SliceVal, is_tensor, set_training)
+                     NNModule, Ref, SliceVal, is_tensor, parameters, set_dtype, set_training)
+
+_DTYPE_METHODS = {"double": "float64", "float": "float32", "half": "float16", "bfloat16": "bfloat16"}
 
 CONTAINERS = {"torch.nn.Sequential": "Sequential", "torch.nn.ModuleList": "ModuleList",
               "torch.nn.ModuleDict": "ModuleDict", "torch.nn.ParameterList": "ModuleList",
@@ -152,7 +155,12 @@ def container_method(engine, c, name, args, kwargs, site):
     if name in ("eval", "train"):
         set_training(c, name == "train")
         return c
-    if name in ("to", "cuda", "cpu", "float", "double", "half", "requires_grad_"):
+    if name in _DTYPE_METHODS:
+        set_dtype(c, _DTYPE_METHODS[name])
+        return c
+    if name in ("parameters", "buffers"):
+        return ListVal(parameters(c), "list")
+    if name in ("to", "cuda", "cpu", "requires_grad_"):
         return c
     if name == "forward":
         return call_module(engine, c, args, kwargs, site)
@@ -174,8 +182,17 @@ def module_method(engine, obj, name, args, kwargs, site):
         mode = False if name == "eval" else (args[0] if args and isinstance(args[0], bool) else True)
         set_training(obj, mode)
         return obj
-    if name in ("to", "cuda", "cpu", "float", "double", "half", "requires_grad_",
-                "apply", "type", "share_memory", "zero_grad"):
+    if name in _DTYPE_METHODS or name == "to":
+        dtype = _DTYPE_METHODS.get(name)
+        for a in list(args) + list(kwargs.values()):
+            if isinstance(a, Dtype):
+                dtype = str(a)
+        if dtype is not None:
+            set_dtype(obj, dtype)
+        return obj
+    if name in ("parameters", "buffers"):
+        return ListVal(parameters(obj), "list")
+    if name in ("cuda", "cpu", "requires_grad_", "apply", "type", "share_memory", "zero_grad"):
         return obj
     if name == "forward" and isinstance(obj, NNModule):
         return call_module(engine, obj, args, kwargs, site)

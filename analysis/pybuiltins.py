@@ -394,6 +394,7 @@ _TABLE = {
     "builtins.all": _anyall(all), "builtins.hasattr": _hasattr, "builtins.getattr": _getattr,
     "builtins.setattr": _setattr, "builtins.divmod": _divmod, "builtins.print": _none,
     "builtins.str": _str, "builtins.map": _map, "builtins.iter": _first_arg,
+    "builtins.next": lambda e, a, k, s: (e.iterate(None, a[0]) or [UNKNOWN])[0] if a else UNKNOWN,
     "builtins.set": _list,
     "math.sqrt": _math(math.sqrt), "math.ceil": _math(math.ceil), "math.floor": _math(math.floor),
     "math.log": _math(math.log), "math.log2": _math(math.log2), "math.exp": _math(math.exp),

@@ -101,6 +101,7 @@ class NNModule(Obj):
         self.site = site  # (unit key, nid) of the constructor call
         self.arg_sites = arg_sites or {}  # parameter name -> (unit key, nid) of its argument
         self.training = True
+        self.dtype = None  # set by module.double() / .half() / .to(dtype)
 
 
 class Container(Obj):
@@ -190,17 +191,17 @@ def value_key(v, _seen=None):
     if isinstance(v, DictVal):
         return ("dict", tuple((k, value_key(x, _seen)) for k, x in v.items.items()))
     if isinstance(v, Instance):
-        return ("inst", v.cls.qualname, v.cls.digest, v.training,
+        return ("inst", v.cls.path, v.cls.qualname, v.cls.digest, v.training,
                 tuple(sorted((k, value_key(x, _seen)) for k, x in v.attrs.items())))
     if isinstance(v, NNModule):
-        return ("nn", v.name, v.training, tuple(sorted((k, _spec_key(x)) for k, x in v.attrs.items())))
+        return ("nn", v.name, v.training, v.dtype, tuple(sorted((k, _spec_key(x)) for k, x in v.attrs.items())))
     if isinstance(v, Container):
         return ("cont", v.kind, v.training, tuple(value_key(x, _seen) for x in v.items),
                 tuple(v.keys or ()))
     if isinstance(v, FunctionVal):
-        return ("fn", v.qualname)
+        return ("fn", v.path, v.qualname)
     if isinstance(v, ClassVal):
-        return ("cls", v.qualname, v.digest)
+        return ("cls", v.path, v.qualname, v.digest)
     if isinstance(v, BoundMethod):
         return ("bm", value_key(v.func, _seen), value_key(v.self_value, _seen))
     if isinstance(v, Ref):
@@ -239,3 +240,38 @@ def set_training(v, mode: bool, _seen=None):
     children = v.items if isinstance(v, Container) else list(v.attrs.values())
     for c in children:
         set_training(c, mode, _seen)
+
+
+def set_dtype(v, dtype, _seen=None):
+    """module.double() / .float() / .half() / .to(dtype): every layer's parameters change."""
+    _seen = _seen if _seen is not None else set()
+    if not isinstance(v, (Instance, NNModule, Container)) or v.oid in _seen:
+        return
+    _seen.add(v.oid)
+    if isinstance(v, NNModule):
+        v.dtype = dtype
+        return
+    children = v.items if isinstance(v, Container) else list(v.attrs.values())
+    for c in children:
+        set_dtype(c, dtype, _seen)
+
+
+def parameters(v, _seen=None) -> list:
+    """The tensors of module.parameters(), in registration order (buffers included)."""
+    _seen = _seen if _seen is not None else set()
+    if not isinstance(v, (Instance, NNModule, Container)) or v.oid in _seen:
+        return []
+    _seen.add(v.oid)
+    out = []
+    if isinstance(v, NNModule):
+        for k, x in v.attrs.items():
+            if isinstance(x, TensorValue) and not k.startswith("running_"):
+                out.append(TensorValue(x.shape, v.dtype or x.dtype))
+        return out
+    children = v.items if isinstance(v, Container) else list(v.attrs.values())
+    for c in children:
+        if isinstance(c, TensorValue):
+            out.append(c)
+        else:
+            out.extend(parameters(c, _seen))
+    return out
