@@ -394,6 +394,8 @@ def external_attr(engine, obj, name, inst):
 # Subscripts
 # =========================================================================================
 def subscript_value(engine, obj, index, site):
+    if getattr(obj, "unknown", False):
+        return UNKNOWN
     if is_tensor(obj):
         spec = REGISTRY.get("Tensor.__getitem__")
         if spec is None:

@@ -38,11 +38,16 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
     diags: dict = {}
     origins: dict = {}
     widen: set = set()  # units that also ran with inputs of unknown shape
+    many: set = set()
     for entry in engine.live.values():
         generic = entry.id not in engine.real_ids
         if not generic:
             widen |= {k for p, k in entry.unknown_units if p == path}
         for key, vals in entry.facts.items():
+            if key[0] == "<many>":
+                if key[1] == path:
+                    many.add(key[2:])
+                continue
             if generic and len(key) >= 3 and key[-2] in engine.real_units and key[0] != "<targets>":
                 continue  # a def the file really runs: facts come from those runs only
             if key[0] == "<origin>":
@@ -58,7 +63,10 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
                 continue
             bucket = facts.setdefault(key[1:], [])
             for v in vals:
-                if len(bucket) < 8 and all(value_key(v) != value_key(b) for b in bucket):
+                if all(value_key(v) != value_key(b) for b in bucket):
+                    if len(bucket) >= 48:
+                        many.add(key[1:])
+                        break
                     bucket.append(v)
         for rec in entry.diags.values():
             if rec.unit[0] == path:
@@ -73,6 +81,8 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
         vals = sorted(vals, key=value_text)  # the order calls ran in must not matter
         joined = _join_all(engine, vals)
         variants = tuple(sorted({value_text(v) for v in vals})) if len(vals) > 1 else ()
+        if (unit_key, nid) in many:
+            variants = variants + ("…",)  # more shapes than listed; the join covers them
         if unit_key in widen:
             # Some call of this def had inputs of unknown shape: what it computed there is
             # unknown too, so no single concrete shape is claimed.

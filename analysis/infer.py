@@ -28,6 +28,7 @@ from .annotations import tensor_from_annotation
 MAX_DEPTH = 48
 MAX_UNROLL = 512
 MAX_STEPS = 3_000_000
+MAX_VARIANTS = 48
 
 
 class Budget(Exception):
@@ -103,6 +104,7 @@ class Engine:
         self.roots: list = []  # module runs and analyses of uncalled defs
         self._collect: list = []  # stack of children lists being filled
         self._validating: list = []  # [stack depth, a re-asked call became impure]
+        self._loop_writes: list = []  # per loop of unknown trip count: objects it mutated
         self.unknown_ops: dict = {}
         self.module_envs: dict = {}  # path -> env of the module's top level
         self.called_units: set = set()
@@ -579,6 +581,18 @@ class Engine:
 
     def _fixpoint(self, frame, s, env, bind):
         """Run a loop body of unknown trip count until the environment is stable."""
+        writes: list = []
+        self._loop_writes.append(writes)
+        try:
+            return self._fixpoint_iterations(frame, s, env, bind)
+        finally:
+            self._loop_writes.pop()
+            # A list appended to a number of times we do not know has unknown contents.
+            for obj in writes:
+                if isinstance(obj, (ListVal, DictVal, Container)):
+                    obj.unknown = True
+
+    def _fixpoint_iterations(self, frame, s, env, bind):
         entry_env = _copy_env(env)
         current = _copy_env(env)
         for _ in range(4):
@@ -791,6 +805,8 @@ class Engine:
 
     def _mutated(self, obj):
         """A write to a heap object: calls since its creator are impure (see module doc)."""
+        for writes in self._loop_writes:
+            writes.append(obj)
         creator = getattr(obj, "origin", None)
         for f in reversed(self.stack):
             if f.entry is creator:
@@ -1187,10 +1203,12 @@ class Engine:
         if isinstance(v, S.Cond):
             verdict = self.decide(frame, v)
             return verdict
+        if getattr(v, "unknown", False):
+            return None
         if isinstance(v, ListVal):
             return len(v.items) > 0
         if isinstance(v, DictVal):
-            return None if getattr(v, "unknown", False) else len(v.items) > 0
+            return len(v.items) > 0
         if isinstance(v, Container):
             return len(v.items) > 0
         if isinstance(v, (Instance, NNModule, FunctionVal, ClassVal, BoundMethod, Dtype)):
@@ -1211,10 +1229,12 @@ class Engine:
     # -- iteration -------------------------------------------------------------------------
     def iterate(self, frame, v):
         """The items of a finite iterable, or None when unknown."""
+        if getattr(v, "unknown", False):
+            return None
         if isinstance(v, ListVal):
             return list(v.items)
         if isinstance(v, DictVal):
-            return None if getattr(v, "unknown", False) else list(v.items.keys())
+            return list(v.items.keys())
         if isinstance(v, Container):
             return list(v.items) if v.kind != "ModuleDict" else list(v.keys or [])
         if isinstance(v, str):
@@ -1351,7 +1371,8 @@ def _add_fact(facts, key, value):
     if vals is None:
         facts[key] = [value]
         return
-    if len(vals) >= 8:
+    if len(vals) >= MAX_VARIANTS:
+        facts[("<many>",) + key] = [True]  # more shapes than we keep: the join must say so
         return
     k = value_key(value)
     for v in vals:

@@ -54,7 +54,7 @@ class _CtorView:
 
 def call_module(engine, m, args, kwargs, site):
     if isinstance(m, Container):
-        if m.kind != "Sequential":
+        if m.kind != "Sequential" or getattr(m, "unknown", False):
             return UNKNOWN
         x = args[0] if args else UNKNOWN
         rest = list(args[1:])

@@ -59,6 +59,8 @@ def call_builtin(engine, name: str, args: list, kwargs: dict, site):
 
 def _len(engine, args, kwargs, site):
     (v,) = args
+    if getattr(v, "unknown", False):
+        return UNKNOWN
     if isinstance(v, (ListVal,)):
         return len(v.items)
     if isinstance(v, DictVal):

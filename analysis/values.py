@@ -186,6 +186,8 @@ def value_key(v, _seen=None):
         if v.oid in _seen:
             return ("cycle", type(v).__name__)
         _seen = _seen | {v.oid}
+    if getattr(v, "unknown", False):
+        return ("unknown-items", type(v).__name__, v.oid)
     if isinstance(v, ListVal):
         return (v.kind, tuple(value_key(x, _seen) for x in v.items))
     if isinstance(v, DictVal):
