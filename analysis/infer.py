@@ -67,6 +67,7 @@ class Entry:
         self.children: list = []  # entries whose results this one used (for liveness)
         self.stale = False
         self.last_run = 0
+        self.bind_pos: dict = {}  # for module entries: name -> first binding statement
 
 
 class Frame:
@@ -105,6 +106,12 @@ class Engine:
         self._collect: list = []  # stack of children lists being filled
         self._validating: list = []  # [stack depth, a re-asked call became impure]
         self._loop_writes: list = []  # per loop of unknown trip count: objects it mutated
+        # Python semantics of module globals read by functions: a name the module binds only
+        # after the statement now running is not visible yet. module_pos: path -> index of the
+        # top-level statement running (absent once the module finished); bind_pos: path ->
+        # {name: index of the statement that first bound it}.
+        self.module_pos: dict = {}
+        self.bind_pos: dict = {}
         self.unknown_ops: dict = {}
         self.module_envs: dict = {}  # path -> env of the module's top level
         self.called_units: set = set()
@@ -127,6 +134,7 @@ class Engine:
             # Functions validated below read globals from this environment: the old one,
             # which stays if every dependency still gives the same result.
             self.module_envs[path] = entry.result
+            self.bind_pos[path] = entry.bind_pos
             if self._valid(entry):
                 entry.last_run = self.run_id
                 self.roots.append(entry)
@@ -140,14 +148,24 @@ class Engine:
         frame.globals_env = env
         self.stack.append(frame)
         self._collect.append(entry.children)
+        bind_pos = self.bind_pos[path] = {}
         try:
-            self.exec_block(frame, unit.body, env)
+            current = env
+            for i, stmt in enumerate(unit.body):
+                self.module_pos[path] = i
+                current = self.exec_stmt(frame, stmt, current)
+                if current is None:
+                    break
+                for name in current:
+                    bind_pos.setdefault(name, i)
         except Budget:
             pass
         finally:
+            self.module_pos.pop(path, None)
             self.stack.pop()
             self._collect.pop()
         entry.result = env
+        entry.bind_pos = bind_pos
         self.memo[entry.key] = entry
         self.roots.append(entry)
         return env
@@ -239,12 +257,25 @@ class Engine:
             env = self.module_envs.get(path)
             if env is None:
                 env = self.run_module(path, as_main=False)
-            if value_key(env.get(name, UNKNOWN)) != key:
+            value = env[name] if name in env and self._visible(path, name) else UNKNOWN
+            if value_key(value) != key:
                 return False
-        for fn, args, kwargs, result_key in entry.deps:
-            if value_key(self.call_value(fn, list(args), dict(kwargs), None)) != result_key:
+        for fn, args, kwargs, result_key, pos in entry.deps:
+            saved, self.module_pos = self.module_pos, dict(pos)  # as when the call was made
+            try:
+                result = self.call_value(fn, list(args), dict(kwargs), None)
+            finally:
+                self.module_pos = saved
+            if value_key(result) != result_key:
                 return False
         return True
+
+    def _visible(self, path, name) -> bool:
+        limit = self.module_pos.get(path)
+        if limit is None:
+            return True
+        first = self.bind_pos.get(path, {}).get(name)
+        return first is None or first < limit
 
     def _mark_live(self, entry):
         entry.last_run = self.run_id
@@ -324,7 +355,8 @@ class Engine:
             else:
                 self._merge_into_caller(entry)
         if caller is not None and entry.key in self.memo:
-            caller.entry.deps.append((fn, tuple(args), tuple(kwargs.items()), value_key(result)))
+            caller.entry.deps.append((fn, tuple(args), tuple(kwargs.items()), value_key(result),
+                                      tuple(self.module_pos.items())))
         return result
 
     def _merge_into_caller(self, entry):
@@ -785,6 +817,15 @@ class Engine:
         if isinstance(obj, Instance):
             self._mutated(obj)
             obj.attrs[name] = value
+            inner = obj.attrs.get("__container__")
+            if isinstance(inner, Container) and name != "__container__" and _is_module_value(value):
+                # nn.Sequential & co. register submodules assigned as attributes, in order.
+                keys = inner.keys if inner.keys is not None else []
+                if name in keys:
+                    inner.items[keys.index(name)] = value
+                else:
+                    inner.items.append(value)
+                    inner.keys = keys + [name]
         elif isinstance(obj, NNModule):
             self._mutated(obj)
             obj.attrs[name] = value
@@ -972,10 +1013,12 @@ class Engine:
                 return outer[name]
         genv = frame.globals_env
         if genv is not None and genv is not env:
-            if name in genv:
+            if name in genv and self._visible(frame.path, name):
                 v = genv[name]
                 frame.entry.global_reads[(frame.path, name)] = value_key(v)
                 return v
+            if pybuiltins.builtin(name) is None:
+                frame.entry.global_reads[(frame.path, name)] = value_key(UNKNOWN)
         b = pybuiltins.builtin(name)
         return b if b is not None else UNKNOWN
 
@@ -1077,7 +1120,8 @@ class Engine:
             else:
                 self._merge_into_caller(entry)
         if caller is not None and entry.key in self.memo:
-            caller.entry.deps.append((cls, tuple(args), tuple(kwargs.items()), value_key(result)))
+            caller.entry.deps.append((cls, tuple(args), tuple(kwargs.items()), value_key(result),
+                                      tuple(self.module_pos.items())))
         return result
 
     def _dataclass_init(self, inst, cls, args, kwargs):
@@ -1355,6 +1399,10 @@ class _PseudoUnit:
 class _LazyIter:
     def __init__(self, items):
         self.items = items
+
+
+def _is_module_value(v) -> bool:
+    return isinstance(v, (NNModule, Container)) or (isinstance(v, Instance) and v.cls.is_module())
 
 
 def _unknown_shape(v) -> bool:

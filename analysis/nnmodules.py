@@ -211,11 +211,8 @@ def module_method(engine, obj, name, args, kwargs, site):
         if name == "register_parameter" and len(args) >= 2 and isinstance(args[0], str):
             engine.set_attr(None, obj, args[0], args[1])
             return None
-        if name == "add_module" and len(args) >= 2 and isinstance(args[0], str):
-            engine.set_attr(None, obj, args[0], args[1])
-            inner = obj.attrs.get("__container__")
-            if isinstance(inner, Container):
-                container_method(engine, inner, "add_module", args, kwargs, site)
+        if name in ("add_module", "register_module") and len(args) >= 2 and isinstance(args[0], str):
+            engine.set_attr(None, obj, args[0], args[1])  # also registers it in a container
             return None
         inner = obj.attrs.get("__container__")
         if isinstance(inner, Container):

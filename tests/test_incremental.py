@@ -70,7 +70,7 @@ _PIECES = ["x", " ", "\n", "(", ")", ":", "=", "    ", "# c\n", "𝔘", "é", "\
            "torch.randn(2, 3)", "return", "'", '"""', "\t", "class", "self.fc(x)"]
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["resnet_block.py", "lenet_wrong_linear.py", "attention.py"]),
        st.lists(st.tuples(st.floats(0, 1), st.integers(0, 12), st.sampled_from(_PIECES)), min_size=1, max_size=4))
 def test_random_edit_sequences_equal_fresh_analysis(name, edits):
