@@ -167,6 +167,9 @@ def call_external(engine, func, args, kwargs, site):
     if name.startswith(("builtins.", "math.", "collections.", "numpy.", "copy.", "functools.")):
         if name == "builtins.super":
             return _super(engine, site)
+        if name == "builtins.__dataclass_init__" and len(args) >= 2:
+            engine._dataclass_init(args[0], args[1], args[2:], kwargs)
+            return None
         return pybuiltins.call_builtin(engine, name, args, kwargs, site)
     from .nnmodules import CONTAINERS, make_container
     if name in CONTAINERS:
@@ -248,6 +251,10 @@ def super_attr(engine, sup: SuperVal, name):
                 return v
         if c.qualname == sup.cls_qualname:
             after = True
+        elif after and name == "__init__" and "dataclass" in getattr(c, "decorators", ()):
+            # A @dataclass parent's generated __init__ fills its fields.
+            from .values import PartialVal
+            return PartialVal(Ref("builtins.__dataclass_init__"), [inst, c], {})
     if name == "__init__":
         return BoundRef("__super_init__", inst)
     if name == "forward":

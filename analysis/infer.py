@@ -1108,8 +1108,11 @@ class Engine:
                     init = cls.lookup("__init__")
                     if isinstance(init, FunctionVal):
                         self.call_user(init, [inst] + list(args), kwargs, site)
-                    elif cls.is_module() or init is None:
-                        pass
+                    elif init is None and cls.builtin_bases():
+                        # class LayerNorm2d(nn.LayerNorm) without its own __init__: the
+                        # modelled base's constructor takes the arguments.
+                        from .nnmodules import module_method
+                        module_method(self, inst, "__super_init__", list(args), kwargs, site)
                 result = inst
             finally:
                 self.stack.pop()

@@ -211,6 +211,11 @@ def _isinstance_ref(v, name):
         return isinstance(v, DictVal)
     if name in ("torch.Tensor", "torch.nn.Parameter"):
         return is_tensor(v)
+    if short in ("Sequence", "List", "Iterable", "Collection", "MutableSequence") and \
+            name.startswith(("typing.", "collections.abc.")):
+        return isinstance(v, ListVal) or (UNKNOWN if v is UNKNOWN else False)
+    if short in ("Mapping", "Dict", "MutableMapping") and name.startswith(("typing.", "collections.abc.")):
+        return isinstance(v, DictVal)
     if name.startswith("torch.nn."):
         if isinstance(v, NNModule):
             return v.name == name or v.name.rsplit(".", 1)[-1] == short
