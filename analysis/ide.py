@@ -64,7 +64,7 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
             bucket = facts.setdefault(key[1:], [])
             for v in vals:
                 if all(value_key(v) != value_key(b) for b in bucket):
-                    if len(bucket) >= 48:
+                    if len(bucket) >= 128:
                         many.add(key[1:])
                         break
                     bucket.append(v)

@@ -28,7 +28,7 @@ from .annotations import tensor_from_annotation
 MAX_DEPTH = 48
 MAX_UNROLL = 512
 MAX_STEPS = 3_000_000
-MAX_VARIANTS = 48
+MAX_VARIANTS = 128
 
 
 class Budget(Exception):

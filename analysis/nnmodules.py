@@ -7,7 +7,8 @@ from .ops.spec import TensorValue
 from .shapes import UNKNOWN
 from .ops.spec import Dtype
 from .values import (BoundMethod, BoundRef, Container, DictVal, FunctionVal, Instance, ListVal,
-                     NNModule, Ref, SliceVal, is_tensor, parameters, set_dtype, set_training)
+                     NNModule, Ref, SliceVal, is_tensor, named_parameters, parameters, set_dtype,
+                     set_training)
 
 _DTYPE_METHODS = {"double": "float64", "float": "float32", "half": "float16", "bfloat16": "bfloat16"}
 
@@ -192,6 +193,8 @@ def module_method(engine, obj, name, args, kwargs, site):
         return obj
     if name in ("parameters", "buffers"):
         return ListVal(parameters(obj), "list")
+    if name == "named_parameters":
+        return ListVal([ListVal([k, t], "tuple") for k, t in named_parameters(obj)], "list")
     if name in ("cuda", "cpu", "requires_grad_", "apply", "type", "share_memory", "zero_grad"):
         return obj
     if name == "forward" and isinstance(obj, NNModule):

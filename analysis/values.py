@@ -260,6 +260,11 @@ def set_dtype(v, dtype, _seen=None):
 
 def parameters(v, _seen=None) -> list:
     """The tensors of module.parameters(), in registration order (buffers included)."""
+    return [t for _, t in named_parameters(v, "", _seen)]
+
+
+def named_parameters(v, prefix="", _seen=None) -> list:
+    """(dotted name, tensor) pairs of module.named_parameters()."""
     _seen = _seen if _seen is not None else set()
     if not isinstance(v, (Instance, NNModule, Container)) or v.oid in _seen:
         return []
@@ -268,12 +273,15 @@ def parameters(v, _seen=None) -> list:
     if isinstance(v, NNModule):
         for k, x in v.attrs.items():
             if isinstance(x, TensorValue) and not k.startswith("running_"):
-                out.append(TensorValue(x.shape, v.dtype or x.dtype))
+                out.append((prefix + k, TensorValue(x.shape, v.dtype or x.dtype)))
         return out
-    children = v.items if isinstance(v, Container) else list(v.attrs.values())
-    for c in children:
+    if isinstance(v, Container):
+        named = zip(v.keys or [str(i) for i in range(len(v.items))], v.items)
+    else:
+        named = ((k, x) for k, x in v.attrs.items() if k != "__container__")
+    for k, c in named:
         if isinstance(c, TensorValue):
-            out.append(c)
+            out.append((prefix + str(k), c))
         else:
-            out.extend(parameters(c, _seen))
+            out.extend(named_parameters(c, f"{prefix}{k}.", _seen))
     return out
