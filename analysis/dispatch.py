@@ -154,6 +154,8 @@ def call_external(engine, func, args, kwargs, site):
     if isinstance(func, BoundRef):
         return _call_bound(engine, func, args, kwargs, site)
     name = func.name
+    if name.startswith(("numpy.", "np.")) and name.split(".", 1)[1] in _NUMPY_LIKE_TORCH:
+        name = "torch." + name.split(".", 1)[1]  # same shape rule; values are not tracked
     spec = REGISTRY.get(name)
     if spec is not None:
         if spec.kind == "module":
@@ -192,6 +194,8 @@ def call_external(engine, func, args, kwargs, site):
         engine.note_unknown_op(name)
     return UNKNOWN
 
+
+_NUMPY_LIKE_TORCH = {"linspace", "arange", "zeros", "ones", "logspace"}
 
 _PASSTHROUGH = {"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.jit.script",
                 "torch.compile", "torch.autograd.Variable", "torch.nn.utils.weight_norm",
@@ -266,6 +270,8 @@ def _call_bound(engine, func: BoundRef, args, kwargs, site):
     obj = func.self_value
     name = func.name
     if is_tensor(obj):
+        if name == "tolist" and not args:
+            return _tolist(obj.shape)
         spec = REGISTRY.get("Tensor." + name)
         if spec is not None and spec.kind == "function":
             return run_op(engine, spec, [obj] + list(args), kwargs, site)
@@ -283,6 +289,15 @@ def _call_bound(engine, func: BoundRef, args, kwargs, site):
     if isinstance(obj, (Instance, NNModule)):
         return module_method(engine, obj, name, args, kwargs, site)
     return UNKNOWN
+
+
+def _tolist(shape):
+    """tensor.tolist(): nested lists of the right lengths; the values are not tracked."""
+    if shape is None or not all(type(d) is int for d in shape) or S.prod(shape) > 4096:
+        return UNKNOWN
+    if not shape:
+        return UNKNOWN
+    return ListVal([_tolist(shape[1:]) for _ in range(shape[0])], "list")
 
 
 def _list_method(engine, obj, name, args, kwargs):
@@ -465,6 +480,16 @@ def binary_op(engine, op, a, b, site, inplace=False):
         return UNKNOWN
     if a is UNKNOWN or b is UNKNOWN:
         return UNKNOWN
+    if isinstance(a, Container) and op == "+" and a.kind != "ModuleDict":
+        items = engine.iterate(None, b)
+        if items is None:
+            return UNKNOWN
+        if inplace:  # module_list += [...] extends it
+            from .nnmodules import container_method
+            container_method(engine, a, "extend", [ListVal(items, "list")], {}, site)
+            return a
+        return engine.new_obj(Container(a.kind, a.items + items,
+                                        None if a.keys is None else a.keys + [str(len(a.items) + i) for i in range(len(items))]))
     if _is_int(a) and _is_int(b):
         if op == "+":
             return S.add(a, b)

@@ -135,8 +135,10 @@ def container_method(engine, c, name, args, kwargs, site):
     if name == "extend":
         items = engine.iterate(None, args[0])
         if items is None:
-            c.items.append(UNKNOWN)
+            c.unknown = True
         else:
+            if c.keys is not None and c.kind == "Sequential":
+                c.keys.extend(str(len(c.items) + i) for i in range(len(items)))
             c.items.extend(items)
         return c
     if name == "insert" and isinstance(args[0], int):
