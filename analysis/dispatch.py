@@ -12,6 +12,7 @@ from .shapes import UNKNOWN
 from .values import (BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance, ListVal,
                      NNModule, Ref, SliceVal, is_tensor)
 from . import pybuiltins
+from .constant_values import fold, item
 
 _DTYPES = {"float32": "float32", "float": "float32", "float64": "float64", "double": "float64",
            "float16": "float16", "half": "float16", "bfloat16": "bfloat16", "int64": "int64",
@@ -73,6 +74,8 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
             out = spec.forward.fn(ctx, attrs, *bound.args, **bound.kwargs)
         else:
             out = run_spec(spec, ctx, s_args, s_kwargs)
+        if not forward:
+            out = fold(spec.name, out, s_args, s_kwargs)
     except ShapeError as e:
         _report_error(engine, site, e, args, module)
         return UNKNOWN
@@ -271,7 +274,11 @@ def _call_bound(engine, func: BoundRef, args, kwargs, site):
     name = func.name
     if is_tensor(obj):
         if name == "tolist" and not args:
+            if obj.values is not None and obj.shape is not None and len(obj.shape) == 1:
+                return ListVal(list(obj.values), "list")
             return _tolist(obj.shape)
+        if name == "item" and not args:
+            return item(obj)
         spec = REGISTRY.get("Tensor." + name)
         if spec is not None and spec.kind == "function":
             return run_op(engine, spec, [obj] + list(args), kwargs, site)

@@ -114,6 +114,19 @@ def _list(engine, args, kwargs, site):
     return engine.new_obj(ListVal(items, "list"))
 
 
+def _set(engine, args):
+    items = engine.iterate(None, args[0]) if args else []
+    if items is None:
+        return UNKNOWN
+    if not all(type(x) in (int, float, str, bool) for x in items):
+        return UNKNOWN  # equality of symbolic or unknown items is not known
+    out = []
+    for x in items:
+        if x not in out:
+            out.append(x)
+    return ListVal(out, "set")
+
+
 def _tuple(engine, args, kwargs, site):
     if not args:
         return ListVal([], "tuple")
@@ -146,6 +159,8 @@ def _int(engine, args, kwargs, site):
         return v
     if type(v).__name__ == "_FloatDim":
         return v.dim
+    if is_tensor(v) and v.values is not None and len(v.values) == 1:
+        return int(v.values[0])
     if isinstance(v, bool):
         return int(v)
     if isinstance(v, float):
@@ -402,7 +417,7 @@ _TABLE = {
     "builtins.setattr": _setattr, "builtins.divmod": _divmod, "builtins.print": _none,
     "builtins.str": _str, "builtins.map": _map, "builtins.iter": _first_arg,
     "builtins.next": lambda e, a, k, s: (e.iterate(None, a[0]) or [UNKNOWN])[0] if a else UNKNOWN,
-    "builtins.set": _list,
+    "builtins.set": lambda e, a, k, s: _set(e, a),
     "math.sqrt": _math(math.sqrt), "math.ceil": _math(math.ceil), "math.floor": _math(math.floor),
     "math.log": _math(math.log), "math.log2": _math(math.log2), "math.exp": _math(math.exp),
     "math.pow": _math(math.pow), "math.prod": _math_prod, "math.gcd": _math(math.gcd),

@@ -47,6 +47,7 @@ DEFAULT_FLOAT = Dtype("float32")
 class TensorValue:
     shape: tuple | None  # None: unknown rank
     dtype: str | None = None
+    values: tuple | None = None  # small constant 1-D tensors only (see constant_values.py)
 
     @property
     def rank(self):

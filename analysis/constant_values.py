@@ -1,0 +1,149 @@
+"""Values of small constant tensors, for code that computes sizes with tensor arithmetic.
+
+Some models derive layer widths from tensors (`torch.arange(d) * w_a + w_0`, `torch.round`,
+`.int().tolist()`). For 1-D tensors with at most MAX_ELEMENTS known elements, the values
+are kept beside the shape (`TensorValue.values`) and folded here, after the op's spec has
+computed the shape. Anything not listed simply drops the values (never a wrong value).
+"""
+from __future__ import annotations
+
+import math
+
+from .ops.spec import TensorValue
+from .shapes import UNKNOWN
+
+MAX_ELEMENTS = 1024
+
+_INT = {"int64", "int32", "int16", "int8", "uint8"}
+
+
+def _vals(x):
+    """The flat values of a tensor with values, or [x] for a Python number, else None."""
+    if isinstance(x, TensorValue):
+        return list(x.values) if x.values is not None else None
+    if isinstance(x, bool):
+        return [int(x)]
+    if isinstance(x, (int, float)) and type(x) in (int, float):
+        return [x]
+    return None
+
+
+def _cast(values, dtype):
+    if dtype in _INT:
+        return tuple(int(v) for v in values)
+    if dtype == "bool":
+        return tuple(bool(v) for v in values)
+    return tuple(float(v) for v in values)
+
+
+def _binary(fn):
+    def apply(out, args, kwargs):
+        if len(args) < 2:
+            return None
+        a, b = _vals(args[0]), _vals(args[1])
+        if a is None or b is None:
+            return None
+        if len(a) == 1 and len(b) > 1:
+            a = a * len(b)
+        if len(b) == 1 and len(a) > 1:
+            b = b * len(a)
+        if len(a) != len(b):
+            return None
+        return [fn(x, y) for x, y in zip(a, b)]
+    return apply
+
+
+def _unary(fn):
+    def apply(out, args, kwargs):
+        a = _vals(args[0]) if args else None
+        return None if a is None else [fn(x) for x in a]
+    return apply
+
+
+def _arange(out, args, kwargs):
+    nums = [a for a in args if type(a) in (int, float)]
+    if len(nums) != len(args) or not nums:
+        return None
+    start, end, step = (0, nums[0], 1) if len(nums) == 1 else (nums[0], nums[1], nums[2] if len(nums) > 2 else 1)
+    n = out.shape[0] if out.shape else 0
+    return [start + i * step for i in range(n)]
+
+
+def _tensor(out, args, kwargs):
+    flat = []
+
+    def walk(x):
+        if isinstance(x, (list, tuple)):
+            for y in x:
+                walk(y)
+        elif type(x) in (int, float, bool):
+            flat.append(x)
+        else:
+            raise ValueError
+
+    try:
+        walk(args[0] if args else None)
+    except ValueError:
+        return None
+    return flat
+
+
+def _linspace(out, args, kwargs):
+    if len(args) < 3 or any(type(a) not in (int, float) for a in args[:3]):
+        return None
+    start, end, steps = args[:3]
+    if steps == 1:
+        return [start]
+    return [start + (end - start) * i / (steps - 1) for i in range(steps)]
+
+
+def _diff(out, args, kwargs):
+    a = _vals(args[0]) if args else None
+    n = args[1] if len(args) > 1 else kwargs.get("n", 1)
+    if a is None or n != 1 or len(args) > 2 or set(kwargs) - {"n", "dim"}:
+        return None
+    return [y - x for x, y in zip(a, a[1:])]
+
+
+def _round(x):
+    return float(round(x))  # torch.round: half to even, like Python's round
+
+
+FOLDERS = {
+    "torch.arange": _arange, "torch.tensor": _tensor, "torch.linspace": _linspace,
+    "torch.add": _binary(lambda x, y: x + y), "torch.sub": _binary(lambda x, y: x - y),
+    "torch.mul": _binary(lambda x, y: x * y), "torch.div": _binary(lambda x, y: x / y),
+    "torch.true_divide": _binary(lambda x, y: x / y), "torch.divide": _binary(lambda x, y: x / y),
+    "torch.floor_divide": _binary(lambda x, y: x // y), "torch.remainder": _binary(lambda x, y: x % y),
+    "torch.pow": _binary(lambda x, y: x ** y), "torch.maximum": _binary(max),
+    "torch.minimum": _binary(min),
+    "torch.log": _unary(math.log), "torch.exp": _unary(math.exp), "torch.sqrt": _unary(math.sqrt),
+    "torch.round": _unary(_round), "torch.floor": _unary(math.floor), "torch.ceil": _unary(math.ceil),
+    "torch.abs": _unary(abs), "torch.neg": _unary(lambda x: -x), "torch.int": _unary(int),
+    "torch.long": _unary(int), "torch.float": _unary(float), "torch.double": _unary(float),
+    "torch.diff": _diff, "torch.clone": _unary(lambda x: x), "torch.contiguous": _unary(lambda x: x),
+}
+
+
+def fold(spec_name: str, out, args, kwargs):
+    """`out` with its values when the op and its inputs allow it, else `out` unchanged."""
+    fn = FOLDERS.get(spec_name)
+    if fn is None or not isinstance(out, TensorValue) or out.shape is None or len(out.shape) > 1:
+        return out
+    if any(type(d) is not int for d in out.shape) or (out.shape and out.shape[0] > MAX_ELEMENTS):
+        return out
+    try:
+        values = fn(out, list(args), dict(kwargs))
+    except (ArithmeticError, ValueError, TypeError, OverflowError):
+        return out
+    expected = out.shape[0] if out.shape else 1
+    if values is None or len(values) != expected:
+        return out
+    return TensorValue(out.shape, out.dtype, _cast(values, out.dtype))
+
+
+def item(t):
+    """`t.item()` / `int(t)` of a one-element tensor with a value."""
+    if isinstance(t, TensorValue) and t.values is not None and len(t.values) == 1:
+        return t.values[0]
+    return UNKNOWN
