@@ -12,6 +12,7 @@ from .shapes import UNKNOWN
 from .values import (BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance, ListVal,
                      NNModule, Ref, SliceVal, is_tensor)
 from . import pybuiltins
+from . import layout
 from .constant_values import fold, item
 
 _DTYPES = {"float32": "float32", "float": "float32", "float64": "float64", "double": "float64",
@@ -76,6 +77,7 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
             out = run_spec(spec, ctx, s_args, s_kwargs)
         if not forward:
             out = fold(spec.name, out, s_args, s_kwargs)
+        out = layout.propagate(spec.name, out, s_args, s_kwargs)
     except ShapeError as e:
         _report_error(engine, site, e, args, module)
         return UNKNOWN
@@ -122,11 +124,16 @@ def _report_error(engine, site, e: ShapeError, args, module):
         if origin:
             related.append((origin[0], origin[1], "the shape was constrained here"))
     repair = None
-    if e.repair and module is not None:
+    if e.repair.get("view") == "reshape" and site is not None:
+        func = getattr(site[1], "func", None)
+        if func is not None and getattr(func, "name", None) == "view":
+            frame = site[0]
+            repair = ((frame.path, frame.unit.key), func.nid, "reshape", "Use reshape instead of view", 4)
+    elif e.repair and module is not None:
         for param, value in e.repair.items():
             where = module.arg_sites.get(param)
             if where is not None and isinstance(value, int):
-                repair = (where[0], where[1], str(value), f"Set {param} to {value}")
+                repair = (where[0], where[1], str(value), f"Set {param} to {value}", None)
                 break
     engine.report(site, "error", e.code, e.message, tuple(related), repair)
 

@@ -111,9 +111,11 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
                                    None if rpath == path else rpath))
         fixes = ()
         if rec.repair is not None:
-            (rpath, rkey), rnid, new_text, title = rec.repair
+            (rpath, rkey), rnid, new_text, title, tail = rec.repair
             runit = host.units(rpath).get(rkey)
             rspan = _span(runit, rnid)
+            if rspan is not None and tail:  # only the last `tail` characters (a method name)
+                rspan = Span((rspan.end[0], rspan.end[1] - tail), rspan.end)
             if rspan is not None and rpath == path:
                 fixes = (Fix(title, (TextEdit(rspan, new_text),), "quickfix", True),)
         result.diagnostics.append(Diagnostic(span, rec.severity, rec.code, rec.message,

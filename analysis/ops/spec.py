@@ -48,6 +48,7 @@ class TensorValue:
     shape: tuple | None  # None: unknown rank
     dtype: str | None = None
     values: tuple | None = None  # small constant 1-D tensors only (see constant_values.py)
+    strides: tuple | None = None  # only where certain (see layout.py); None: unknown
 
     @property
     def rank(self):
