@@ -66,14 +66,6 @@ def _same_dtypes(ctx, msg, *ts):
     return dts[0]
 
 
-def _scalars(ctx, dtype, beta, alpha):
-    if dtype is not None and dtype not in FLOAT_DTYPES and dtype not in _COMPLEX:
-        for name, v in (("beta", beta), ("alpha", alpha)):
-            if isinstance(v, float) and not float(v).is_integer():
-                ctx.fail(ILLEGAL_VALUE, f"For integral input tensors, argument {name} must not be a "
-                                        f"decimal.")
-
-
 # ---------------------------------------------------------------------------------------
 # add*mm family
 # ---------------------------------------------------------------------------------------
@@ -92,7 +84,6 @@ def addmm(ctx, input, mat1, mat2, *, beta=1, alpha=1, out=None):
     expand_to(ctx, inp, (a[0], b[1]))
     ctx.require(S.eq(a[1], b[0]), SHAPE_MISMATCH,
                 f"mat1 and mat2 shapes cannot be multiplied ({_mat_text(a)} and {_mat_text(b)})")
-    _scalars(ctx, dt, beta, alpha)
     return TensorValue((a[0], b[1]), input.dtype)
 
 
@@ -109,7 +100,6 @@ def addmv(ctx, input, mat, vec, *, beta=1, alpha=1, out=None):
     ctx.require(S.eq(m[1], v[0]), SHAPE_MISMATCH, msg)
     if inp:
         ctx.require(S.or_(S.eq(inp[0], 1), S.eq(inp[0], m[0])), SHAPE_MISMATCH, msg)
-    _scalars(ctx, dt, beta, alpha)
     return TensorValue((m[0],), input.dtype)
 
 
@@ -129,7 +119,6 @@ def addbmm(ctx, input, batch1, batch2, *, beta=1, alpha=1, out=None):
     expand_to(ctx, inp, (a[1], b[2]))
     if input.dtype is not None and dt is not None and input.dtype != dt:
         ctx.fail(DTYPE_MISMATCH, f"expected scalar type {dtype_name(input.dtype)} but found {dtype_name(dt)}")
-    _scalars(ctx, dt, beta, alpha)
     return TensorValue((a[1], b[2]), input.dtype)
 
 
@@ -147,7 +136,6 @@ def baddbmm(ctx, input, batch1, batch2, *, beta=1, alpha=1, out=None):
     ctx.require(S.eq(a[0], b[0]), SHAPE_MISMATCH, msg)
     ctx.require(S.eq(a[2], b[1]), SHAPE_MISMATCH, msg)
     out = expand_to(ctx, inp, (a[0], a[1], b[2]))
-    _scalars(ctx, dt, beta, alpha)
     return TensorValue(out, input.dtype)
 
 
@@ -161,10 +149,12 @@ def addr(ctx, input, vec1, vec2, *, beta=1, alpha=1, out=None):
     out = expand_to(ctx, inp, (a[0], b[0]))
     dt = promote(input.dtype, vec1.dtype, vec2.dtype)
     if dt == "bool":
+        raise Unknowable("boolean addr (scalar rules not modelled)")
+    if dt is not None and dt not in FLOAT_DTYPES and dt not in _COMPLEX:
         for name, v in (("beta", beta), ("alpha", alpha)):
-            if not isinstance(v, (bool, int)) or isinstance(v, float):
-                raise Unknowable("boolean addr with a non-boolean scalar")
-    _scalars(ctx, dt, beta, alpha)
+            if isinstance(v, float):
+                ctx.fail(ILLEGAL_VALUE, f"For integral input tensors, argument {name} must not be a "
+                                        f"floating point number.")
     return TensorValue(out, dt)
 
 
@@ -310,6 +300,9 @@ def solve(ctx, A, B, *, left=True, out=None):
     if not vector and len(sb) == len(sa) - 1:
         vector = ctx.decide(S.and_(*[S.eq(x, y) for x, y in zip(sb, sa[:-1])]))
     eq = "AX = B" if left else "XA = B"
+    if vector and not left:
+        ctx.fail(SHAPE_MISMATCH, f"linalg.solve: Incompatible shapes of A and B for the equation {eq} "
+                                 f"({_mat_text(sa[-2:])} and {_T(sb[-1])}x1)")
     if vector:
         ctx.require(S.eq(sb[-1], n), SHAPE_MISMATCH,
                     f"linalg.solve: Incompatible shapes of A and B for the equation {eq} "
@@ -509,8 +502,9 @@ def matrix_norm(ctx, A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, o
     _matrix_ord_ok(ctx, ord)
     if not isinstance(keepdim, bool):
         raise Unknowable("keepdim")
-    if ord in (2, -2, "nuc") and False:
-        pass
+    if ord not in ("fro", "nuc", 2) and (s[d0] == 0 or s[d1] == 0):
+        # max/min-based orders over an empty matrix: amax/amin's empty-dim rules apply
+        raise Unknowable("matrix norm of an empty matrix with a max/min-based order")
     return TensorValue(reduce_shape(ctx, A, [d0, d1], keepdim), dt)
 
 
