@@ -33,7 +33,6 @@ _KEEP_RUNS = 3  # memo entries unused for this many runs are dropped
 class EngineSettings:
     solver_timeout_ms: int = 500
     annotation_style: str = "jaxtyping"  # "jaxtyping" | "comment" | "assert"
-    verify_fixes: bool = True
 
 
 class _FileState:
@@ -54,6 +53,7 @@ class AnalysisHost:
         self.run_id = 0
         self.query_log: list[str] = []
         self._results: dict = {}  # path -> (revision key, FileAnalysis)
+        self._fix_cache: dict = {}
         self._revision = 0
 
     # -- files ----------------------------------------------------------------------------
@@ -159,10 +159,7 @@ class AnalysisHost:
         engine.run_uncalled(path)
         self.query_log.extend(f"solve:{c}" for c in solver.SOLVE_LOG)
         self._prune()
-        result = build_file_analysis(self, engine, path)
-        if self.settings.verify_fixes:
-            result = _verified(self, path, result)
-        return result
+        return build_file_analysis(self, engine, path)
 
     def _prune(self):
         cutoff = self.run_id - _KEEP_RUNS
@@ -172,27 +169,34 @@ class AnalysisHost:
     def clear_log(self) -> None:
         self.query_log.clear()
 
+    def verified_fixes(self, path: str, diagnostic) -> tuple:
+        """The diagnostic's repairs that the engine confirms: with the edit applied, that
+        error is gone. Costs a fresh analysis per repair, so it runs when a client asks for
+        code actions (and in the CLI), not on every edit; answers are cached per text."""
+        out = []
+        for fix in diagnostic.fixes:
+            key = (path, self.text(path), diagnostic.span, diagnostic.code, fix)
+            ok = self._fix_cache.get(key)
+            if ok is None:
+                ok = self._fix_cache[key] = _fix_holds(self, path, diagnostic, fix)
+                if len(self._fix_cache) > 256:
+                    self._fix_cache.pop(next(iter(self._fix_cache)))
+            if ok:
+                out.append(fix)
+        return tuple(out)
 
-def _verified(host: AnalysisHost, path: str, result: FileAnalysis) -> FileAnalysis:
-    """Keep only repairs that the engine confirms: after the edit, that error is gone."""
-    from dataclasses import replace
 
+def _fix_holds(host: AnalysisHost, path: str, diagnostic, fix) -> bool:
+    """Apply the fix to a copy of the text and analyse it afresh: the error must be gone."""
     from .ide import apply_edits
 
-    text = host.text(path) or ""
-    diagnostics = []
-    for d in result.diagnostics:
-        good = []
-        for fix in d.fixes[:2]:
-            new_text = apply_edits(text, fix.edits)
-            probe = AnalysisHost(EngineSettings(host.settings.solver_timeout_ms, host.settings.annotation_style,
-                                                verify_fixes=False), host.workspace_root)
-            probe.set_file(path, new_text)
-            after = probe.analyze(path)
-            still = [x for x in after.diagnostics if x.span.start[0] == d.span.start[0] and x.code == d.code
-                     and x.severity == "error"]
-            if not still:
-                good.append(fix)
-        diagnostics.append(replace(d, fixes=tuple(good)))
-    result.diagnostics = diagnostics
-    return result
+    new_text = apply_edits(host.text(path) or "", fix.edits)
+    probe = AnalysisHost(EngineSettings(host.settings.solver_timeout_ms, host.settings.annotation_style),
+                         host.workspace_root)
+    for other, state in host.files.items():  # imported workspace files as the editor has them
+        if other != path and state.text is not None:
+            probe.set_file(other, state.text)
+    probe.set_file(path, new_text)
+    after = probe.analyze(path)
+    return not any(x.span.start[0] == diagnostic.span.start[0] and x.code == diagnostic.code
+                   and x.severity == "error" for x in after.diagnostics)

@@ -163,6 +163,10 @@ class _UnitBuilder:
             return [s for s in self.small(node)]
         except _Skip:
             return []
+        except (AttributeError, IndexError, TypeError, ValueError):
+            # A shape of broken code the lowering does not expect: drop the statement
+            # rather than the whole file.
+            return []
 
     def block(self, node) -> tuple:
         if node is None:
@@ -565,6 +569,9 @@ class _UnitBuilder:
                 if ac[0].type == "operator" and ac[0].value in ("*", "**"):
                     out.append(ir.Arg(self.expr(ac[1]), None, len(ac[0].value)))
                 elif len(ac) >= 3 and ac[1].type == "operator" and ac[1].value == "=":
+                    if ac[0].type != "name":  # `f(a.b=1)` mid-typing: not a keyword
+                        out.append(ir.Arg(ir.Opaque(self._id(a), "argument")))
+                        continue
                     out.append(ir.Arg(self.expr(ac[2]), ac[0].value))
                 elif len(ac) >= 2 and ac[1].type in ("comp_for", "sync_comp_for"):
                     nid = self._id(a)

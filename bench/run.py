@@ -758,7 +758,7 @@ def run(cfg: Config, command: str) -> int:
             r = res["rss"]
             log(f"== RSS: {r['edits']} edits on {r['file']} in {time.perf_counter() - t:.1f} s: "
                 f"{r.get('rss_kb_start', 0) / 1024:.0f} MB -> {r.get('rss_kb_end', 0) / 1024:.0f} MB "
-                f"(max {r.get('rss_kb_max', 0) / 1024:.0f} MB); edit->diag {fmt_triplet(r['edit_to_diagnostics'])} ms")
+                f"(max {r.get('rss_kb_max', 0) / 1024:.0f} MB); edit->diag {fmt_triplet(r['edit_to_diagnostics'])}")
         except (ServerError, OSError) as e:
             failed = True
             res["errors"].append(f"rss run: {e}")
@@ -767,7 +767,7 @@ def run(cfg: Config, command: str) -> int:
         try:
             res["samples"] = samples_run(cfg, stderr_dir)
             if res["samples"].get("files"):
-                log(f"== samples/: {res['samples']['files']} files, open {fmt_triplet(res['samples']['open'])} ms")
+                log(f"== samples/: {res['samples']['files']} files, open {fmt_triplet(res['samples']['open'])}")
         except (ServerError, OSError) as e:
             failed = True
             res["errors"].append(f"samples: {e}")
@@ -822,10 +822,10 @@ def print_file_summary(fr: FileRun) -> None:
     o = r.get("one_line_edits", {})
     log(f"   one-line edits ({o.get('edits', 0)}): edit->diag {fmt_triplet(o.get('edit_to_diagnostics'))} | "
         f"engine {fmt_triplet(o.get('engine_incremental'))} | scratch {fmt_triplet(o.get('from_scratch'))} | "
-        f"floor {fmt_triplet(o.get('parse_floor'))} ms")
+        f"floor {fmt_triplet(o.get('parse_floor'))} (ms unless marked s)")
     for k in ("cold_open", "hover", "inlay_hints", "code_actions"):
         if k in r:
-            log(f"   {k}: {fmt_triplet(r[k])} ms")
+            log(f"   {k}: {fmt_triplet(r[k])}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -152,7 +152,15 @@ def register(ls: "ShapeLanguageServer") -> None:
         this = (snap.uri, snap.index)
         lazy = _lazy_edits(ls)
         actions = []
-        for origin, index, fix, diag in _candidates(outcome.analysis, start, end, params.context.only):
+        candidates = _candidates(outcome.analysis, start, end, params.context.only)
+        # Every repair is re-checked by the engine before it is offered (on the analysis
+        # thread, cached per text): an edit that does not remove the error is dropped.
+        repairs = {id(d): d for _, _, _, d in candidates if d is not None}
+        confirmed = {}
+        for key, d in repairs.items():
+            confirmed[key] = await ls.worker.run(lambda host, d=d: host.verified_fixes(snap.path, d)) or ()
+        candidates = [c for c in candidates if c[3] is None or c[2] in confirmed[id(c[3])]]
+        for origin, index, fix, diag in candidates:
             lsp_diag = None
             if diag is not None:
                 lsp_diag = convert.diagnostic(diag, snap.index, enc, ls.settings, lambda p: ls.index_for(p, this))

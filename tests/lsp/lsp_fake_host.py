@@ -27,6 +27,9 @@ class FakeHost:
     def remove_file(self, path):
         self.texts.pop(path, None)
 
+    def verified_fixes(self, path, diagnostic):
+        return diagnostic.fixes
+
     def analyze(self, path):
         self.query_log.append(f"infer:{path}")
         text = self.texts[path]
