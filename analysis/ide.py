@@ -4,12 +4,19 @@ from __future__ import annotations
 from . import shapes as S
 from .ops.spec import TensorValue
 from .results import Diagnostic, FileAnalysis, Fix, Related, ShapeFact, Span, TextEdit
+from functools import lru_cache
+
 from .values import ListVal, value_key
+
+
+@lru_cache(maxsize=65536)
+def _tensor_text(shape) -> str:
+    return S.shape_text(shape)
 
 
 def value_text(v) -> str:
     if isinstance(v, TensorValue):
-        return v.text()
+        return _tensor_text(v.shape)
     if isinstance(v, ListVal):
         inner = ", ".join(value_text(x) for x in v.items)
         return f"({inner},)" if len(v.items) == 1 else f"({inner})"

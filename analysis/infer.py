@@ -22,7 +22,7 @@ from .shapes import UNKNOWN
 from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance,
                      ListVal, ModuleNS, NNModule, Obj, PartialVal, Ref, SliceVal, is_tensor,
                      set_dtype, set_training, value_key)
-from . import pybuiltins
+from . import pybuiltins, values
 from .annotations import tensor_from_annotation
 
 MAX_DEPTH = 48
@@ -112,6 +112,7 @@ class Engine:
         # {name: index of the statement that first bound it}.
         self.module_pos: dict = {}
         self.bind_pos: dict = {}
+        values.RUN[0] = run_id
         self.unknown_ops: dict = {}
         self.module_envs: dict = {}  # path -> env of the module's top level
         self.called_units: set = set()
@@ -623,6 +624,7 @@ class Engine:
             for obj in writes:
                 if isinstance(obj, (ListVal, DictVal, Container)):
                     obj.unknown = True
+                    values.EPOCH[0] += 1
 
     def _fixpoint_iterations(self, frame, s, env, bind):
         entry_env = _copy_env(env)
@@ -846,6 +848,7 @@ class Engine:
 
     def _mutated(self, obj):
         """A write to a heap object: calls since its creator are impure (see module doc)."""
+        values.EPOCH[0] += 1
         for writes in self._loop_writes:
             writes.append(obj)
         creator = getattr(obj, "origin", None)
@@ -1091,8 +1094,6 @@ class Engine:
         if entry is not None and not entry.stale and self._valid(entry):
             self._mark_live(entry)
             result = entry.result
-            set_training(result, True)  # a new module is in training mode, in float32
-            set_dtype(result, None)
         else:
             entry = Entry(key, cls.qualname + ".<new>")
             unit = _PseudoUnit(cls.qualname + ".<new>")
@@ -1136,12 +1137,13 @@ class Engine:
         args = list(args)
         for f in fields:
             if args:
-                inst.attrs[f] = args.pop(0)
+                value = args.pop(0)
             elif f in kwargs:
-                inst.attrs[f] = kwargs[f]
+                value = kwargs[f]
             else:
                 default = cls.lookup(f)
-                inst.attrs[f] = default if default is not None else UNKNOWN
+                value = default if default is not None else UNKNOWN
+            self.set_attr(None, inst, f, value)
         post = cls.lookup("__post_init__")
         if isinstance(post, FunctionVal):
             self.call_user(post, [inst], {})

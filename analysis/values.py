@@ -14,12 +14,37 @@ from .shapes import UNKNOWN, Expr
 
 _ids = itertools.count()
 
+# The engine's current run: train()/eval()/double() flags set during another run read as
+# their defaults (a module is built in training mode and float32), so memoized modules can
+# be shared across runs without resetting them.
+RUN = [0]
+# Bumped by every mutation of a heap object: a cached structural key is valid within an epoch.
+EPOCH = [0]
+
 
 class Obj:
     """A mutable heap object (list, dict, instance): identity matters, key is structural."""
 
+    _key = None  # (epoch, value_key)
+    _flags = None  # (run, training, dtype) for modules
+
     def __init__(self):
         self.oid = next(_ids)
+
+    @property
+    def training(self) -> bool:
+        f = self._flags
+        return f[1] if f is not None and f[0] == RUN[0] else True
+
+    @property
+    def dtype(self):
+        f = self._flags
+        return f[2] if f is not None and f[0] == RUN[0] else None
+
+    def set_flags(self, training=None, dtype=...):
+        EPOCH[0] += 1
+        self._flags = (RUN[0], self.training if training is None else training,
+                       self.dtype if dtype is ... else dtype)
 
 
 class ListVal(Obj):
@@ -88,7 +113,6 @@ class Instance(Obj):
         super().__init__()
         self.cls = cls
         self.attrs: dict = {}
-        self.training = True
 
 
 class NNModule(Obj):
@@ -100,8 +124,6 @@ class NNModule(Obj):
         self.attrs = attrs  # spec-level attributes from the constructor spec
         self.site = site  # (unit key, nid) of the constructor call
         self.arg_sites = arg_sites or {}  # parameter name -> (unit key, nid) of its argument
-        self.training = True
-        self.dtype = None  # set by module.double() / .half() / .to(dtype)
 
 
 class Container(Obj):
@@ -112,7 +134,6 @@ class Container(Obj):
         self.kind = kind  # "Sequential" | "ModuleList" | "ModuleDict"
         self.items = items
         self.keys = keys  # ModuleDict / Sequential(OrderedDict) names
-        self.training = True
 
 
 class FunctionVal:
@@ -180,12 +201,23 @@ def value_key(v, _seen=None):
         return v
     if v is Ellipsis:
         return "..."
+    if isinstance(v, Obj) and _seen is None:
+        cached = v._key
+        if cached is not None and cached[0] == EPOCH[0]:
+            return cached[1]
+        key = _value_key(v, {v.oid})
+        v._key = (EPOCH[0], key)
+        return key
     if _seen is None:
         _seen = set()
     if isinstance(v, Obj):
         if v.oid in _seen:
             return ("cycle", type(v).__name__)
         _seen = _seen | {v.oid}
+    return _value_key(v, _seen)
+
+
+def _value_key(v, _seen):
     if getattr(v, "unknown", False):
         return ("unknown-items", type(v).__name__, v.oid)
     if isinstance(v, ListVal):
@@ -238,7 +270,7 @@ def set_training(v, mode: bool, _seen=None):
     if not isinstance(v, (Instance, NNModule, Container)) or v.oid in _seen:
         return
     _seen.add(v.oid)
-    v.training = mode
+    v.set_flags(training=mode)
     children = v.items if isinstance(v, Container) else list(v.attrs.values())
     for c in children:
         set_training(c, mode, _seen)
@@ -251,7 +283,7 @@ def set_dtype(v, dtype, _seen=None):
         return
     _seen.add(v.oid)
     if isinstance(v, NNModule):
-        v.dtype = dtype
+        v.set_flags(dtype=dtype)
         return
     children = v.items if isinstance(v, Container) else list(v.attrs.values())
     for c in children:
