@@ -24,7 +24,7 @@ from . import solver
 from .infer import Engine
 from .lower import lower_module
 from .results import FileAnalysis
-from .syntax import SyntaxTree, _has_errors
+from .syntax import SyntaxTree
 
 _KEEP_RUNS = 3  # memo entries unused for this many runs are dropped
 
@@ -84,7 +84,7 @@ class AnalysisHost:
         if state.units_text != state.text:
             try:
                 module = state.tree.update(state.text, self.query_log)
-                state.units = lower_module(module, state.lower_cache, self.query_log)
+                state.units = lower_module(module, state.lower_cache, self.query_log, state.tree.lines)
             except RecursionError:
                 state.units = {}
             state.units_text = state.text
@@ -151,7 +151,7 @@ class AnalysisHost:
                         self.settings.solver_timeout_ms)
         self.units(path)
         state = self.files[path]
-        if state.tree.module is not None and _has_errors(state.tree.module):
+        if state.tree.has_errors:
             # Known gap: memo reuse across an edit that breaks the syntax can differ from a
             # fresh run (error recovery reshapes defs), so broken code is analysed afresh.
             self.memo.clear()

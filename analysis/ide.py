@@ -31,7 +31,7 @@ def _join_all(engine, values):
 
 
 def _span(unit, nid):
-    sp = unit.spans.get(nid) if unit is not None else None
+    sp = unit.span(nid) if unit is not None else None
     if sp is None:
         return None
     (l1, c1), (l2, c2) = sp
@@ -202,7 +202,7 @@ def _import_insertion_line(module_unit) -> int:
     line = 0
     for stmt in module_unit.body if module_unit is not None else ():
         if isinstance(stmt, (ir.Import, ir.ImportFrom)):
-            span = module_unit.spans.get(stmt.nid)
+            span = module_unit.span(stmt.nid)
             if span:
                 line = max(line, span[1][0])  # parso lines are 1-based: end line + 1 - 1
     return line

@@ -280,3 +280,12 @@ class Unit:
     digest: str = ""  # content hash of body and params
     name_span: tuple | None = None  # span of the def's name
     signature_span: tuple | None = None  # span of the `def ...:` line (for annotations)
+    line_shift: int = 0  # lines to add to `spans` (the def moved since it was lowered)
+
+    def span(self, nid):
+        """The absolute span of node `nid`, or None."""
+        sp = self.spans.get(nid)
+        if sp is None or not self.line_shift:
+            return sp
+        (a, b), (c, d) = sp
+        return ((a + self.line_shift, b), (c + self.line_shift, d))

@@ -16,18 +16,32 @@ from . import ir
 _BINOPS = {"+", "-", "*", "/", "//", "%", "**", "@", "<<", ">>", "&", "|", "^"}
 
 
-def lower_module(module: pt.Module, cache: dict | None = None, log: list | None = None) -> dict:
-    """All units of a parsed file: {"<module>": Unit, "Net.forward": Unit, ...}."""
+def lower_module(module: pt.Module, cache: dict | None = None, log: list | None = None,
+                 lines: list | None = None) -> dict:
+    """All units of a parsed file: {"<module>": Unit, "Net.forward": Unit, ...}.
+
+    `lines` (the text split with line ends kept) lets a def's source be sliced from the text
+    instead of rebuilt from the tree, which keeps the cache check cheap."""
     units: dict = {}
-    _Lowerer(units, cache if cache is not None else {}, log).module(module)
+    _Lowerer(units, cache if cache is not None else {}, log, lines).module(module)
     return units
 
 
 class _Lowerer:
-    def __init__(self, units: dict, cache: dict, log):
+    def __init__(self, units: dict, cache: dict, log, lines=None):
         self.units = units
         self.cache = cache
         self.log = log
+        self.lines = lines
+
+    def source(self, node) -> str:
+        """The node's code without its prefix, sliced from the text when we have it."""
+        if self.lines is None:
+            return node.get_code(include_prefix=False)
+        (l1, c1), (l2, c2) = node.start_pos, node.end_pos
+        if l1 == l2:
+            return self.lines[l1 - 1][c1:c2]
+        return self.lines[l1 - 1][c1:] + "".join(self.lines[l1:l2 - 1]) + self.lines[l2 - 1][:c2]
 
     def module(self, module):
         b = _UnitBuilder(self, "<module>", "")
@@ -41,7 +55,7 @@ class _Lowerer:
 
     def funcdef(self, node, key: str):
         """Lower a def's own unit (cached by its code) and its nested defs."""
-        code = node.get_code(include_prefix=False)
+        code = self.source(node)
         start = node.start_pos
         cached = self.cache.get(key)
         if cached is not None and cached[0] == code:
@@ -67,14 +81,14 @@ class _Lowerer:
 
 
 def _shift_unit(u: ir.Unit, shift: int) -> ir.Unit:
+    """The same unit moved by `shift` lines: O(1), the span table is shared."""
     def mv(span):
         (a, b), (c, d) = span
         return ((a + shift, b), (c + shift, d))
 
-    return ir.Unit(u.key, u.kind, u.body, u.params,
-                   {k: mv(v) for k, v in u.spans.items()}, u.texts, u.digest,
+    return ir.Unit(u.key, u.kind, u.body, u.params, u.spans, u.texts, u.digest,
                    mv(u.name_span) if u.name_span else None,
-                   mv(u.signature_span) if u.signature_span else None)
+                   mv(u.signature_span) if u.signature_span else None, u.line_shift + shift)
 
 
 class _UnitBuilder:

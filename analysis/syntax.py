@@ -18,32 +18,37 @@ class SyntaxTree:
         self.module = None
         self.lines: list[str] | None = None
         self.text: str | None = None
+        self.has_errors = False
 
     def update(self, text: str, log: list | None = None):
         """Bring the tree to `text`; returns the parso module."""
         if text == self.text and self.module is not None:
             return self.module
         new_lines = split_lines(text, keepends=True)
+        errors = None
         if self.module is not None and self.lines is not None:
             try:
                 parser = DiffParser(_GRAMMAR._pgen_grammar, _GRAMMAR._tokenizer, self.module)
                 self.module = parser.update(old_lines=self.lines, new_lines=new_lines)
                 if self.module.end_pos != _end_pos(new_lines):
                     raise ValueError("diff parse does not cover the new text")
-                if _has_errors(self.module):
+                errors = _has_errors(self.module)
+                if errors:
                     # Error recovery may differ between diff and full parses; the result
                     # must not depend on the edit history, so broken code is parsed afresh.
-                    raise ValueError("syntax errors")
-                if log is not None:
+                    self.module = None
+                elif log is not None:
                     log.append("diffparse")
             except Exception:  # noqa: BLE001 - any DiffParser failure: parse from scratch
                 self.module = None
+                errors = None
         if self.module is None:
             self.module = _GRAMMAR.parse(text, error_recovery=True)
             if log is not None:
                 log.append("parse")
         self.lines = new_lines
         self.text = text
+        self.has_errors = _has_errors(self.module) if errors is None else errors
         return self.module
 
 
