@@ -54,6 +54,7 @@ class AnalysisHost:
         self.query_log: list[str] = []
         self._results: dict = {}  # path -> (revision key, FileAnalysis)
         self._fix_cache: dict = {}
+        self.fact_cache: dict = {}  # (path, unit key) -> (signature, [ShapeFact]) (see ide)
         self._revision = 0
 
     # -- files ----------------------------------------------------------------------------

@@ -40,66 +40,38 @@ def _span(unit, nid):
 
 def build_file_analysis(host, engine, path: str) -> FileAnalysis:
     units = host.units(path)
-    facts: dict = {}
-    targets: set = set()
     diags: dict = {}
-    origins: dict = {}
     widen: set = set()  # units that also ran with inputs of unknown shape
-    many: set = set()
+    by_unit: dict = {}  # unit key -> the live entries holding facts of it
     for entry in engine.live.values():
         generic = entry.id not in engine.real_ids
         if not generic:
             widen |= {k for p, k in entry.unknown_units if p == path}
-        for key, vals in entry.facts.items():
-            if key[0] == "<many>":
-                if key[1] == path:
-                    many.add(key[2:])
-                continue
-            if generic and len(key) >= 3 and key[-2] in engine.real_units and key[0] != "<targets>":
+        for unit_key in _fact_units(entry, path):
+            if generic and unit_key in engine.real_units:
                 continue  # a def the file really runs: facts come from those runs only
-            if key[0] == "<origin>":
-                if key[1] == path:
-                    bucket = origins.setdefault(key[2:], [])
-                    bucket.extend(v for v in vals if v not in bucket)
-                continue
-            if key[0] == "<targets>":
-                if key[1] == path:
-                    targets |= {(key[2], n) for n in vals}
-                continue
-            if key[0] != path:
-                continue
-            bucket = facts.setdefault(key[1:], [])
-            for v in vals:
-                if all(value_key(v) != value_key(b) for b in bucket):
-                    if len(bucket) >= 128:
-                        many.add(key[1:])
-                        break
-                    bucket.append(v)
+            by_unit.setdefault(unit_key, []).append(entry)
         for rec in entry.diags.values():
             if rec.unit[0] == path:
                 diags.setdefault(rec.key(), rec)
 
     result = FileAnalysis(path)
-    for (unit_key, nid), vals in facts.items():
+    cache = host.fact_cache
+    for unit_key, entries in by_unit.items():
         unit = units.get(unit_key)
-        span = _span(unit, nid)
-        if span is None:
+        if unit is None:
             continue
-        vals = sorted(vals, key=value_text)  # the order calls ran in must not matter
-        joined = _join_all(engine, vals)
-        variants = tuple(sorted({value_text(v) for v in vals})) if len(vals) > 1 else ()
-        if (unit_key, nid) in many:
-            variants = variants + ("…",)  # more shapes than listed; the join covers them
-        if unit_key in widen:
-            # Some call of this def had inputs of unknown shape: what it computed there is
-            # unknown too, so no single concrete shape is claimed.
-            joined = _unknown_dims(joined)
-            variants = variants or (value_text(vals[0]),)
-            variants = variants + ("…",)
-        origin = "; ".join(sorted(origins.get((unit_key, nid), []))[:3])
-        result.facts.append(ShapeFact(span, unit.texts.get(nid, ""), value_text(joined),
-                                      origin or _origin_text(vals), (unit_key, nid) in targets, variants))
-    result.facts.sort(key=lambda f: (f.span.start, f.span.end))
+        # Facts of a def whose contributing runs did not change are reused as they are.
+        signature = (tuple(sorted(e.id for e in entries)), unit.line_shift, unit.stamp,
+                     unit_key in widen)
+        hit = cache.get((path, unit_key))
+        if hit is None or hit[0] != signature:
+            hit = (signature, _unit_facts(engine, path, unit, entries, unit_key in widen))
+            cache[(path, unit_key)] = hit
+        result.facts.extend(hit[1])
+    for key in [k for k in cache if k[0] == path and k[1] not in by_unit]:
+        del cache[key]
+    result.facts.sort(key=_fact_order)
 
     for rec in diags.values():
         unit = units.get(rec.unit[1])
@@ -140,6 +112,72 @@ def _unknown_dims(v):
     if isinstance(v, ListVal):
         return ListVal([_unknown_dims(x) for x in v.items], v.kind)
     return v
+
+
+def _fact_order(f):
+    return (f.span.start, f.span.end)
+
+
+def _fact_units(entry, path) -> set:
+    """The units of `path` an entry holds facts for (computed once per entry)."""
+    cached = entry.__dict__.get("_fact_units")
+    if cached is None:
+        cached = {}
+        for key in entry.facts:
+            p, unit_key = (key[1], key[2]) if isinstance(key[0], str) and key[0].startswith("<") else (key[0], key[1])
+            cached.setdefault(p, set()).add(unit_key)
+        entry._fact_units = cached
+    return cached.get(path, ())
+
+
+def _unit_facts(engine, path, unit, entries, widened) -> list:
+    """The ShapeFacts of one unit, from the live entries that ran it."""
+    unit_key = unit.key
+    facts: dict = {}
+    origins: dict = {}
+    targets: set = set()
+    many: set = set()
+    for entry in entries:
+        for key, vals in entry.facts.items():
+            kind = key[0]
+            if kind == "<many>":
+                if key[1] == path and key[2] == unit_key:
+                    many.add(key[3])
+            elif kind == "<origin>":
+                if key[1] == path and key[2] == unit_key:
+                    bucket = origins.setdefault(key[3], [])
+                    bucket.extend(v for v in vals if v not in bucket)
+            elif kind == "<targets>":
+                if key[1] == path and key[2] == unit_key:
+                    targets.update(vals)
+            elif kind == path and key[1] == unit_key:
+                bucket = facts.setdefault(key[2], [])
+                for v in vals:
+                    if all(value_key(v) != value_key(b) for b in bucket):
+                        if len(bucket) >= 128:
+                            many.add(key[2])
+                            break
+                        bucket.append(v)
+    out = []
+    for nid, vals in facts.items():
+        span = _span(unit, nid)
+        if span is None:
+            continue
+        vals = sorted(vals, key=value_text)  # the order calls ran in must not matter
+        joined = _join_all(engine, vals)
+        variants = tuple(sorted({value_text(v) for v in vals})) if len(vals) > 1 else ()
+        if nid in many:
+            variants = variants + ("…",)  # more shapes than listed; the join covers them
+        if widened:
+            # Some call of this def had inputs of unknown shape: what it computed there is
+            # unknown too, so no single concrete shape is claimed.
+            joined = _unknown_dims(joined)
+            variants = variants or (value_text(vals[0]),)
+            variants = variants + ("…",)
+        origin = "; ".join(sorted(origins.get(nid, []))[:3])
+        out.append(ShapeFact(span, unit.texts.get(nid, ""), value_text(joined),
+                             origin or _origin_text(vals), nid in targets, variants))
+    return out
 
 
 def _origin_text(vals) -> str:

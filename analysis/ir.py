@@ -281,6 +281,7 @@ class Unit:
     name_span: tuple | None = None  # span of the def's name
     signature_span: tuple | None = None  # span of the `def ...:` line (for annotations)
     line_shift: int = 0  # lines to add to `spans` (the def moved since it was lowered)
+    stamp: int = 0  # unique per lowering: identifies this span table
 
     def span(self, nid):
         """The absolute span of node `nid`, or None."""

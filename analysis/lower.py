@@ -8,6 +8,7 @@ that parso recovered from lower to whatever parts are still well formed.
 from __future__ import annotations
 
 import hashlib
+import itertools
 
 from parso.python import tree as pt
 
@@ -51,7 +52,7 @@ class _Lowerer:
     def _finish(self, b, key, kind, body, params, name_span=None, signature_span=None):
         digest = hashlib.sha1(repr((body, params)).encode()).hexdigest()
         self.units[key] = ir.Unit(key, kind, body, params, b.spans, b.texts, digest,
-                                  name_span, signature_span)
+                                  name_span, signature_span, 0, next(_STAMPS))
 
     def funcdef(self, node, key: str):
         """Lower a def's own unit (cached by its code) and its nested defs."""
@@ -88,7 +89,7 @@ def _shift_unit(u: ir.Unit, shift: int) -> ir.Unit:
 
     return ir.Unit(u.key, u.kind, u.body, u.params, u.spans, u.texts, u.digest,
                    mv(u.name_span) if u.name_span else None,
-                   mv(u.signature_span) if u.signature_span else None, u.line_shift + shift)
+                   mv(u.signature_span) if u.signature_span else None, u.line_shift + shift, u.stamp)
 
 
 class _UnitBuilder:
@@ -617,6 +618,9 @@ class _UnitBuilder:
         if node.type == "operator" and node.value == ":":
             return ir.Slice(self._id(node), None, None, None)
         return self.expr(node)
+
+
+_STAMPS = itertools.count(1)
 
 
 class _Skip(Exception):
