@@ -45,8 +45,8 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
     by_unit: dict = {}  # unit key -> the live entries holding facts of it
     for entry in engine.live.values():
         generic = entry.id not in engine.real_ids
-        if not generic:
-            widen |= {k for p, k in entry.unknown_units if p == path}
+        if not generic and entry.unknown_units:
+            widen |= _widened_units(entry, path)
         for unit_key in _fact_units(entry, path):
             if generic and unit_key in engine.real_units:
                 continue  # a def the file really runs: facts come from those runs only
@@ -130,6 +130,15 @@ def _fact_units(entry, path) -> set:
     return cached.get(path, ())
 
 
+def _widened_units(entry, path) -> set:
+    cached = entry.__dict__.get("_widened")
+    if cached is None:
+        cached = entry._widened = {}
+        for p, k in entry.unknown_units:
+            cached.setdefault(p, set()).add(k)
+    return cached.get(path, set())
+
+
 def _unit_facts(engine, path, unit, entries, widened) -> list:
     """The ShapeFacts of one unit, from the live entries that ran it."""
     unit_key = unit.key
@@ -189,48 +198,57 @@ def _origin_text(vals) -> str:
 def _annotation_fixes(host, path, facts, style) -> list:
     """One "annotate" fix per assignment target whose shape is fully known."""
     text = host.text(path) or ""
-    lines = _lsp_lines(text)
+    lines = _lines_of(text)
     out = []
     has_jax = "jaxtyping" in text
     import_line = _import_insertion_line(host.units(path).get("<module>"))
     for f in facts:
-        if not f.is_target or f.variants or not f.shape.startswith("Tensor[") or "?" in f.shape \
+        if not f.is_target or f.variants or "?" in f.shape or not f.shape.startswith("Tensor[") \
                 or f.shape == "Tensor[...]":
             continue
         line_no = f.span.start[0]
         if line_no >= len(lines):
             continue
-        line = lines[line_no]
-        dims = f.shape[len("Tensor["):-1]
-        if style == "comment":
-            if "# shape:" in line:
-                continue
-            end = len(line.rstrip("\r\n"))
-            edit = TextEdit(Span((line_no, end), (line_no, end)), f"  # shape: [{dims}]")
-            out.append(Fix(f"Annotate {f.text} with its shape (comment)", (edit,), "refactor.rewrite"))
-        elif style == "assert":
-            indent = line[: len(line) - len(line.lstrip())]
-            end = len(line.rstrip("\r\n"))
-            tuple_dims = dims + ("," if "," not in dims else "")
-            edit = TextEdit(Span((line_no, end), (line_no, end)),
-                            f"\n{indent}assert {f.text}.shape == ({tuple_dims})")
-            out.append(Fix(f"Assert the shape of {f.text}", (edit,), "refactor.rewrite"))
-        else:
-            if not f.text.isidentifier() or ":" in line[f.span.end[1]:].split("=")[0]:
-                continue
-            after = line[f.span.end[1]:].lstrip()
-            if not after.startswith("=") or after.startswith("=="):
-                continue
-            jax_dims = dims.replace(",", "").replace("(", "").replace(")", "")
-            if any(ch in jax_dims for ch in "/%"):
-                continue
-            edits = [TextEdit(Span(f.span.end, f.span.end), f': Float[Tensor, "{jax_dims}"]')]
-            if not has_jax:
-                at = (import_line, 0)
-                edits.insert(0, TextEdit(Span(at, at), "from jaxtyping import Float\nfrom torch import Tensor\n"))
-            out.append(Fix(f"Annotate {f.text} as Float[Tensor, \"{jax_dims}\"]", tuple(edits),
-                           "refactor.rewrite"))
+        fix = _annotation_fix(f, lines[line_no], style, has_jax, import_line)
+        if fix is not None:
+            out.append(fix)
     return out
+
+
+@lru_cache(maxsize=8)
+def _lines_of(text: str) -> list:
+    return _lsp_lines(text)
+
+
+@lru_cache(maxsize=65536)
+def _annotation_fix(f, line, style, has_jax, import_line):
+    line_no = f.span.start[0]
+    dims = f.shape[len("Tensor["):-1]
+    if style == "comment":
+        if "# shape:" in line:
+            return None
+        end = len(line.rstrip("\r\n"))
+        edit = TextEdit(Span((line_no, end), (line_no, end)), f"  # shape: [{dims}]")
+        return Fix(f"Annotate {f.text} with its shape (comment)", (edit,), "refactor.rewrite")
+    if style == "assert":
+        indent = line[: len(line) - len(line.lstrip())]
+        end = len(line.rstrip("\r\n"))
+        tuple_dims = dims + ("," if "," not in dims else "")
+        edit = TextEdit(Span((line_no, end), (line_no, end)), f"\n{indent}assert {f.text}.shape == ({tuple_dims})")
+        return Fix(f"Assert the shape of {f.text}", (edit,), "refactor.rewrite")
+    if not f.text.isidentifier() or ":" in line[f.span.end[1]:].split("=")[0]:
+        return None
+    after = line[f.span.end[1]:].lstrip()
+    if not after.startswith("=") or after.startswith("=="):
+        return None
+    jax_dims = dims.replace(",", "").replace("(", "").replace(")", "")
+    if any(ch in jax_dims for ch in "/%"):
+        return None
+    edits = [TextEdit(Span(f.span.end, f.span.end), f': Float[Tensor, "{jax_dims}"]')]
+    if not has_jax:
+        at = (import_line, 0)
+        edits.insert(0, TextEdit(Span(at, at), "from jaxtyping import Float\nfrom torch import Tensor\n"))
+    return Fix(f"Annotate {f.text} as Float[Tensor, \"{jax_dims}\"]", tuple(edits), "refactor.rewrite")
 
 
 def _import_insertion_line(module_unit) -> int:

@@ -39,10 +39,21 @@ class _Lowerer:
         """The node's code without its prefix, sliced from the text when we have it."""
         if self.lines is None:
             return node.get_code(include_prefix=False)
-        (l1, c1), (l2, c2) = node.start_pos, node.end_pos
+        return self.slice(node.start_pos, node.end_pos)
+
+    def slice(self, start, end) -> str:
+        (l1, c1), (l2, c2) = start, end
         if l1 == l2:
             return self.lines[l1 - 1][c1:c2]
         return self.lines[l1 - 1][c1:] + "".join(self.lines[l1:l2 - 1]) + self.lines[l2 - 1][:c2]
+
+    def text_of(self, start, end, nodes) -> str | None:
+        """Source text for a span (None when longer than hovers need)."""
+        if end[0] - start[0] > 4:
+            return None
+        if self.lines is not None:
+            return self.slice(start, end)
+        return "".join(n.get_code(include_prefix=k > 0) for k, n in enumerate(nodes))
 
     def module(self, module):
         b = _UnitBuilder(self, "<module>", "")
@@ -109,10 +120,9 @@ class _UnitBuilder:
         self.next_id += 1
         if node is not None:
             self.spans[nid] = (node.start_pos, node.end_pos)
-            if node.type in ("name", "atom_expr", "power", "atom") or node.type.endswith("_expr") or True:
-                code = node.get_code(include_prefix=False)
-                if len(code) <= 200:
-                    self.texts[nid] = code
+            code = self.owner.text_of(node.start_pos, node.end_pos, [node])
+            if code is not None and len(code) <= 200:
+                self.texts[nid] = code.strip() if node.type != "name" else code
         return nid
 
     # -- statements ---------------------------------------------------------------------
@@ -567,8 +577,8 @@ class _UnitBuilder:
         self.next_id += 1
         start, end = children[0].start_pos, children[upto].end_pos
         self.spans[nid] = (start, end)
-        code = "".join(ch.get_code(include_prefix=k > 0) for k, ch in enumerate(children[: upto + 1]))
-        if len(code) <= 200:
+        code = self.owner.text_of(start, end, children[: upto + 1])
+        if code is not None and len(code) <= 200:
             self.texts[nid] = code
         return nid
 
