@@ -91,6 +91,12 @@ class AnalysisHost:
             state.units_text = state.text
         return state.units
 
+    def lines(self, path: str) -> list:
+        """The file's lines with their ends, split by LSP's rule."""
+        self.units(path)
+        state = self.files.get(path)
+        return state.tree.lines or [] if state else []
+
     def unit(self, path: str, key: str):
         return self.units(path).get(key)
 

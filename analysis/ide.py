@@ -198,7 +198,7 @@ def _origin_text(vals) -> str:
 def _annotation_fixes(host, path, facts, style) -> list:
     """One "annotate" fix per assignment target whose shape is fully known."""
     text = host.text(path) or ""
-    lines = _lines_of(text)
+    lines = host.lines(path)  # parso's split: the same rule as LSP (\n, \r\n, \r)
     out = []
     has_jax = "jaxtyping" in text
     import_line = _import_insertion_line(host.units(path).get("<module>"))

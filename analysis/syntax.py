@@ -52,16 +52,23 @@ class SyntaxTree:
         return self.module
 
 
+# parso's error recovery puts error nodes among the statements of a block, so only
+# statement containers need to be searched, not expressions.
+_BLOCKS = {"file_input", "suite", "funcdef", "classdef", "async_funcdef", "decorated",
+           "async_stmt", "if_stmt", "for_stmt", "while_stmt", "try_stmt", "with_stmt",
+           "error_node"}
+
+
 def _has_errors(node) -> bool:
     stack = [node]
     while stack:
         n = stack.pop()
-        t = n.type
-        if t == "error_node" or t == "error_leaf":
-            return True
-        children = getattr(n, "children", None)
-        if children:
-            stack.extend(children)
+        for c in n.children:
+            t = c.type
+            if t == "error_node" or t == "error_leaf":
+                return True
+            if t in _BLOCKS:
+                stack.append(c)
     return False
 
 
