@@ -647,7 +647,12 @@ def target_lines(res: dict) -> list[str]:
         if label is None:
             continue
         n = files[label]["lines"]
-        shown = fmt_ratio(v) if "/" in what else (fmt_ms(v) + " ms" if v is not None else "-")
+        if v is None:
+            shown = "-"
+        elif "/" in what:
+            shown = fmt_ratio(v)
+        else:
+            shown = fmt_ms(v) + ("" if v >= 1000 else " ms")
         out.append(f"- {what}, {n} lines: **{shown}** (target {target})")
     rss = res.get("rss") or {}
     if rss.get("rss_kb_end"):
@@ -690,6 +695,7 @@ def plot(res: dict, path: Path) -> str | None:
     ax.set_ylabel("time (ms)")
     ax.set_title("ShapeSense: latency vs file size (one-line edits)")
     ax.axhline(20, color="C0", lw=0.6, alpha=0.5)
+    ax.annotate("20 ms (p95 target, 3,000 lines)", (xs[0] if xs else 40, 21), fontsize=7, color="C0", alpha=0.8)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
@@ -841,8 +847,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rss-seconds", type=float, help="time budget of the memory run (default 900; smoke 5)")
     ap.add_argument("--no-inprocess", action="store_true", help="skip from-scratch / engine / parse-floor timing")
     ap.add_argument("--no-server", action="store_true", help="skip everything that needs the server")
+    ap.add_argument("--summary-only", action="store_true",
+                    help="rewrite summary.md and the plot from an existing results.json (in --out)")
     a = ap.parse_args(argv)
     cfg = make_config(a)
+    if a.summary_only:
+        res = json.loads((cfg.out / "results.json").read_text())
+        cfg.smoke = bool(res["meta"].get("smoke"))
+        md = summary_markdown(cfg, res)
+        (cfg.out / "summary.md").write_text(md)
+        note = plot(res, cfg.out / "latency_vs_size.png")
+        print(md)
+        if note:
+            log(note)
+        return 0
     command = "python -m bench.run " + " ".join(argv if argv is not None else sys.argv[1:])
     return run(cfg, command.strip())
 

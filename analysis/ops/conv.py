@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from .. import shapes as S
 from ..shapes import UNKNOWN
-from .spec import (DTYPE_MISMATCH, ILLEGAL_SHAPE, ILLEGAL_VALUE, SHAPE_MISMATCH, TensorValue,
-                   Unknowable, is_tensor, module)
+from .spec import (DTYPE_MISMATCH, ILLEGAL_SHAPE, ILLEGAL_VALUE, IMPROPER_VALUE, SHAPE_MISMATCH,
+                   TensorValue, Unknowable, is_tensor, module)
 from .spec import op
 
 _DT_TITLE = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
@@ -75,7 +75,7 @@ def conv_nd(ctx, n, input, weight, bias, stride, padding, dilation, groups):
         same = padding == "same"
         if same:
             for s in stride:
-                ctx.require(S.eq(s, 1), ILLEGAL_VALUE,
+                ctx.require(S.eq(s, 1), IMPROPER_VALUE,
                             "padding='same' is not supported for strided convolutions")
         pad = (0,) * n
     else:
@@ -238,9 +238,9 @@ def _conv_module(ctx, n, in_channels, out_channels, kernel_size, stride, padding
     dilation = ntuple(ctx, dilation, n, "dilation")
     output_padding = ntuple(ctx, output_padding, n, "output_padding")
     ctx.require(S.gt(groups, 0), ILLEGAL_VALUE, "groups must be a positive integer")
-    ctx.require(S.eq(S.mod(in_channels, groups), 0), ILLEGAL_VALUE,
+    ctx.require(S.eq(S.mod(in_channels, groups), 0), IMPROPER_VALUE,
                 "in_channels must be divisible by groups")
-    ctx.require(S.eq(S.mod(out_channels, groups), 0), ILLEGAL_VALUE,
+    ctx.require(S.eq(S.mod(out_channels, groups), 0), IMPROPER_VALUE,
                 "out_channels must be divisible by groups")
     if isinstance(padding, str):
         if transposed:
@@ -250,7 +250,7 @@ def _conv_module(ctx, n, in_channels, out_channels, kernel_size, stride, padding
                                     "{'valid', 'same'}")
         if padding == "same":
             for s in stride:
-                ctx.require(S.eq(s, 1), ILLEGAL_VALUE,
+                ctx.require(S.eq(s, 1), IMPROPER_VALUE,
                             "padding='same' is not supported for strided convolutions")
     else:
         padding = ntuple(ctx, padding, n, "padding")
