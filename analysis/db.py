@@ -144,7 +144,9 @@ class AnalysisHost:
             return cached[1]
         try:
             result = self._analyze(path)
-        except RecursionError:
+        except Exception as exc:  # noqa: BLE001 - an engine bug must not take the editor down
+            self.query_log.append(f"error:{type(exc).__name__}: {exc}")
+            self.memo.clear()  # whatever the failed run left behind is not trusted
             result = FileAnalysis(path)
         self._results[path] = (self._revision, result)
         return result

@@ -99,6 +99,11 @@ class LspClient:
 
     def _dead_message(self, what: str) -> str:
         rc = self.proc.poll()
+        if rc is None and self._eof:  # output closed: the process is probably exiting
+            try:
+                rc = self.proc.wait(timeout=2.0)
+            except subprocess.TimeoutExpired:
+                rc = None
         state = f"exited with code {rc}" if rc is not None else "still running"
         return (f"{what}; server process {self.proc.pid} {state}.\n"
                 f"--- server stderr (tail) ---\n{self.stderr_tail()}")
