@@ -100,7 +100,11 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
         result.diagnostics.append(Diagnostic(span, rec.severity, rec.code, rec.message,
                                              tuple(related), fixes))
     result.diagnostics.sort(key=lambda d: d.span.start)
-    result.unknown_ops = dict(engine.unknown_ops)
+    unknown_ops = dict(engine.unknown_ops)
+    for entry in engine.live.values():
+        for name, n in entry.unknown_ops.items():
+            unknown_ops[name] = unknown_ops.get(name, 0) + n
+    result.unknown_ops = unknown_ops
     result.annotations = _annotation_fixes(host, path, result.facts, host.settings.annotation_style)
     return result
 

@@ -64,6 +64,7 @@ class Entry:
         self.global_reads: dict = {}  # (path, name) -> value key
         self.units: dict = {}  # (path, unit key) -> digest of every unit run for this entry
         self.unknown_units: set = set()  # units run here with an argument of unknown shape
+        self.unknown_ops: dict = {}  # unmodelled API name -> calls made by this run
         self.children: list = []  # entries whose results this one used (for liveness)
         self.stale = False
         self.last_run = 0
@@ -379,6 +380,8 @@ class Engine:
         caller.entry.diags.update(entry.diags)
         caller.entry.units.update(entry.units)
         caller.entry.unknown_units |= entry.unknown_units
+        for name, n in entry.unknown_ops.items():
+            caller.entry.unknown_ops[name] = caller.entry.unknown_ops.get(name, 0) + n
         caller.entry.deps.extend(entry.deps)
         caller.entry.children.extend(entry.children)
         caller.entry.global_reads.update(entry.global_reads)
@@ -1387,7 +1390,9 @@ class Engine:
         frame.entry.diags[rec.key()] = rec
 
     def note_unknown_op(self, name):
-        self.unknown_ops[name] = self.unknown_ops.get(name, 0) + 1
+        # Kept in the entry, so a memoized run still reports the calls it made.
+        counts = self.stack[-1].entry.unknown_ops if self.stack else self.unknown_ops
+        counts[name] = counts.get(name, 0) + 1
 
 
 class _PseudoUnit:
