@@ -393,31 +393,25 @@ class Engine:
         params = unit.params
         args = list(args)
         kwargs = dict(kwargs)
-        pos = [p for p in params if p.kind == "pos"]
-        for p in pos:
-            if args:
-                env[p.name] = args.pop(0)
-            elif p.name in kwargs:
-                env[p.name] = kwargs.pop(p.name)
-            elif p.name in fn.defaults:
-                env[p.name] = fn.defaults[p.name]
-            elif generic:
-                env[p.name] = UNKNOWN
-            else:
+        def named(p):
+            """A parameter's value from a keyword, its default, or Unknown (generic runs)."""
+            if p.name in kwargs:
+                return kwargs.pop(p.name)
+            if p.name in fn.defaults:
+                return fn.defaults[p.name]
+            return UNKNOWN if generic else _MISSING
+
+        for p in params:
+            if p.kind == "pos":
+                env[p.name] = args.pop(0) if args else named(p)
+            elif p.kind == "kwonly":
+                env[p.name] = named(p)
+            if env.get(p.name) is _MISSING:
                 return None, hard
         for p in params:
             if p.kind == "vararg":
                 env[p.name] = ListVal(args, "tuple")
                 args = []
-            elif p.kind == "kwonly":
-                if p.name in kwargs:
-                    env[p.name] = kwargs.pop(p.name)
-                elif p.name in fn.defaults:
-                    env[p.name] = fn.defaults[p.name]
-                elif generic:
-                    env[p.name] = UNKNOWN
-                else:
-                    return None, hard
             elif p.kind == "kwarg":
                 env[p.name] = DictVal(kwargs)
                 kwargs = {}
@@ -1393,6 +1387,9 @@ class Engine:
         # Kept in the entry, so a memoized run still reports the calls it made.
         counts = self.stack[-1].entry.unknown_ops if self.stack else self.unknown_ops
         counts[name] = counts.get(name, 0) + 1
+
+
+_MISSING = object()  # a required parameter the call did not give
 
 
 class _PseudoUnit:
