@@ -23,7 +23,7 @@ from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, Functi
                      ListVal, ModuleNS, NNModule, Obj, PartialVal, Ref, SliceVal, is_tensor,
                      set_dtype, set_training, value_key)
 from . import pybuiltins, values
-from .annotations import tensor_from_annotation
+from .annotations import shape_from_comment, tensor_from_annotation
 
 MAX_DEPTH = 48
 MAX_UNROLL = 512
@@ -483,8 +483,12 @@ class Engine:
         t = type(s)
         if t is ir.Assign:
             value = self.eval(frame, s.value, env)
+            hint = True
+            if s.shape_comment:
+                value = self._declared_shape(frame, s, shape_from_comment(s.shape_comment), value)
+                hint = False  # the line already states its shape
             for target in s.targets:
-                self.assign(frame, target, value, env, s.value)
+                self.assign(frame, target, value, env, s.value, hint=hint)
             return env
         if t is ir.ExprStmt:
             self.eval(frame, s.value, env)
@@ -504,15 +508,7 @@ class Engine:
                 return env
             value = self.eval(frame, s.value, env)
             ann = tensor_from_annotation(s.annotation, lambda n: _ref_name(self._static_value(n, frame.path)))
-            if ann is not None and ann.shape is not None and is_tensor(value) and value.shape is not None:
-                frame.hard_syms |= _tensor_syms(ann)
-                if len(ann.shape) == len(value.shape):
-                    for a, b in zip(value.shape, ann.shape):
-                        c = S.eq(a, b)
-                        if isinstance(c, S.Cond):
-                            frame.assumptions.append((c, ((frame.path, frame.unit.key), s.nid)))
-            elif ann is not None and value is UNKNOWN:
-                value = ann
+            value = self._declared_shape(frame, s, ann, value)
             # Already annotated: no inlay hint or "annotate" action for this target.
             self.assign(frame, s.target, value, env, s.value, hint=False)
             return env
@@ -572,6 +568,24 @@ class Engine:
                 return None
             return env
         return env
+
+    def _declared_shape(self, frame, s, declared, value):
+        """A shape the code states (annotation or shape comment): its names become the
+        user's symbols; it names the dims of a known value, or stands for an unknown one."""
+        if declared is None:
+            return value
+        if declared.shape is not None and is_tensor(value) and value.shape is not None:
+            frame.hard_syms |= _tensor_syms(declared)
+            if len(declared.shape) == len(value.shape):
+                for a, b in zip(value.shape, declared.shape):
+                    c = S.eq(a, b)
+                    if isinstance(c, S.Cond):
+                        frame.assumptions.append((c, ((frame.path, frame.unit.key), s.nid)))
+            return value
+        if value is UNKNOWN or (is_tensor(value) and value.shape is None):
+            frame.hard_syms |= _tensor_syms(declared)
+            return declared
+        return value
 
     def exec_if(self, frame, s, env):
         test = self.eval(frame, s.test, env)

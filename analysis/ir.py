@@ -149,6 +149,7 @@ class Opaque(Node):
 class Assign(Node):
     targets: tuple
     value: Node
+    shape_comment: str | None = None  # "[B, 3, H, W]" from `  # shape: [B, 3, H, W]`
 
 
 @dataclass(frozen=True)

@@ -136,7 +136,12 @@ class _UnitBuilder:
         t = node.type
         try:
             if t == "simple_stmt":
-                return [s for c in node.children for s in self.small(c)]
+                out = [s for c in node.children for s in self.small(c)]
+                comment = _shape_comment(node)
+                if comment and out and isinstance(out[-1], ir.Assign):
+                    last = out[-1]
+                    out[-1] = ir.Assign(last.nid, last.targets, last.value, comment)
+                return out
             if t in ("newline", "endmarker", "operator", "keyword") or t == "error_leaf":
                 return []
             if t == "suite":
@@ -631,6 +636,16 @@ class _UnitBuilder:
 
 
 _STAMPS = itertools.count(1)
+
+
+def _shape_comment(simple_stmt) -> str | None:
+    """The `# shape: [...]` comment at the end of a statement line (in the newline's prefix)."""
+    last = simple_stmt.children[-1]
+    prefix = getattr(last, "prefix", "")
+    if "shape:" not in prefix:
+        return None
+    i = prefix.find("#")
+    return prefix[i:].strip() if i >= 0 else None
 
 
 class _Skip(Exception):

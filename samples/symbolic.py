@@ -29,3 +29,9 @@ def must_fail(x: Float[Tensor, "B C 28 28"]):
     a = conv3(x)  # warning: shape-mismatch
     b = conv4(x)  # error: shape-mismatch
     return a, b
+
+
+def shape_comment(images):
+    x = images.flatten(1)  # shape: [N, 3072]
+    return head(x)
+    #      ^ Tensor[N, 10]
