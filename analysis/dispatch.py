@@ -36,6 +36,8 @@ def to_spec(v):
         return {k: to_spec(x) for k, x in v.items.items()}
     if isinstance(v, SliceVal):
         return slice(to_spec(v.start), to_spec(v.stop), to_spec(v.step))
+    if isinstance(v, NNModule):  # a layer handed to a container spec (TransformerEncoder)
+        return dict(v.attrs, training=v.training)
     return UNKNOWN
 
 
