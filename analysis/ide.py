@@ -9,7 +9,7 @@ from functools import lru_cache
 from .values import ListVal, value_key
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def _tensor_text(shape) -> str:
     return S.shape_text(shape)
 
@@ -224,7 +224,7 @@ def _lines_of(text: str) -> list:
     return _lsp_lines(text)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def _annotation_fix(f, line, style, has_jax, import_line):
     line_no = f.span.start[0]
     dims = f.shape[len("Tensor["):-1]
