@@ -159,11 +159,6 @@ class AnalysisHost:
         engine = Engine(self, self.memo, self.run_id, self.query_log,
                         self.settings.solver_timeout_ms)
         self.units(path)
-        state = self.files[path]
-        if state.tree.has_errors:
-            # Known gap: memo reuse across an edit that breaks the syntax can differ from a
-            # fresh run (error recovery reshapes defs), so broken code is analysed afresh.
-            self.memo.clear()
         engine.run_module(path, as_main=True)
         engine.run_uncalled(path)
         self.query_log.extend(f"solve:{c}" for c in solver.SOLVE_LOG)

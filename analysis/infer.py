@@ -324,7 +324,7 @@ class Engine:
             if f.entry.key == key:
                 return UNKNOWN
         entry = self.memo.get(key)
-        caller = self.stack[-1] if self.stack else None
+        caller = self._caller()
         if entry is not None and not entry.stale and fn.closure is None and self._valid(entry):
             self._mark_live(entry)
             result = entry.result
@@ -361,13 +361,22 @@ class Engine:
                                       tuple(self.module_pos.items())))
         return result
 
+    def _caller(self):
+        """The frame a call is made from, or None when the call is re-asked by a validation
+        (then it belongs to the entry being validated, not to the frame on top)."""
+        if not self.stack:
+            return None
+        if self._validating and self._validating[-1][0] == len(self.stack):
+            return None
+        return self.stack[-1]
+
     def _merge_into_caller(self, entry):
         """An impure call re-runs whenever its caller does: its results live in the caller."""
         if self._validating and self._validating[-1][0] == len(self.stack):
             # Re-asked by a validation, outside its caller's frame: the caller must re-run.
             self._validating[-1][1] = True
             return
-        caller = self.stack[-1] if self.stack else None
+        caller = self._caller()
         if caller is None:
             self.roots.append(entry)
             return
@@ -1095,7 +1104,7 @@ class Engine:
 
     def construct(self, cls: ClassVal, args, kwargs, site):
         """`Net(...)`: a memoized call creating the instance and running __init__."""
-        caller = self.stack[-1] if self.stack else None
+        caller = self._caller()
         try:
             key = ("<new>", cls.path, cls.qualname, cls.digest,
                    tuple(value_key(a) for a in args), tuple((k, value_key(v)) for k, v in kwargs.items()))

@@ -2,7 +2,10 @@
 
 parso's DiffParser edits the old tree in place, so nothing outside this module keeps parso
 nodes across edits (lowering copies what it needs into the IR). We never use parso's
-global cache (jedi shares it). Any failure of the diff parser falls back to a full parse.
+global cache (jedi shares it). Any failure of the diff parser, or a tree that does not
+cover the new text, falls back to a full parse. Trees with syntax errors are kept as the
+diff parser made them: tests/test_incremental.py checks that results still equal a fresh
+analysis on random edit sequences that break and mend the syntax.
 """
 from __future__ import annotations
 
@@ -33,11 +36,7 @@ class SyntaxTree:
                 if self.module.end_pos != _end_pos(new_lines):
                     raise ValueError("diff parse does not cover the new text")
                 errors = _has_errors(self.module)
-                if errors:
-                    # Error recovery may differ between diff and full parses; the result
-                    # must not depend on the edit history, so broken code is parsed afresh.
-                    self.module = None
-                elif log is not None:
+                if log is not None:
                     log.append("diffparse")
             except Exception:  # noqa: BLE001 - any DiffParser failure: parse from scratch
                 self.module = None
