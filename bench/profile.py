@@ -68,7 +68,8 @@ def _frame_key(frame: str) -> str:
 
 
 def _short(path: str) -> str:
-    for marker in ("site-packages/", "/work/main/", "lib/python3"):
+    repo = str(Path(__file__).resolve().parent.parent) + "/"
+    for marker in ("site-packages/", repo, "lib/python3"):
         if marker in path:
             return path.split(marker, 1)[1]
     return path

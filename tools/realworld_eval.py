@@ -5,7 +5,7 @@
 
 For each model file in DIR (ex_*.py correct examples, tv_*.py torchvision models, bug_*.py
 variants with one real shape bug):
-  1. run it under PY (a python with torch; default /tmp/tv/bin/python) with a sys.settrace
+  1. run it under PY (a python with torch and torchvision; default $TORCH_PY, else this python) with a sys.settrace
      line tracer recording the shapes of every tensor assigned to a plain name, per
      (line, name), and the line where torch raised (deepest frame in the file). Cached in
      DIR/.eval/ keyed by the file's content hash.
@@ -180,7 +180,7 @@ def main(argv):
 
     ap = argparse.ArgumentParser()
     ap.add_argument("dir", nargs="?", default=str(HERE.parent))
-    ap.add_argument("--torch-python", default=os.environ.get("TORCH_PY", "/tmp/tv/bin/python"))
+    ap.add_argument("--torch-python", default=os.environ.get("TORCH_PY", sys.executable))
     ap.add_argument("-v", action="store_true")
     ap.add_argument("--only", default="")
     ap.add_argument("--json")

@@ -10,8 +10,10 @@ import re
 import sys
 from pathlib import Path
 
-SITE = Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp/tv/lib/python3.11/site-packages")
-OUT = Path(sys.argv[2] if len(sys.argv) > 2 else "/tmp/rw")
+if len(sys.argv) < 3:
+    sys.exit("usage: realworld_make_tv.py SITE_PACKAGES_WITH_TORCHVISION OUT_DIR")
+SITE = Path(sys.argv[1])
+OUT = Path(sys.argv[2])
 TV = SITE / "torchvision"
 
 # file stem, output name, driver body
