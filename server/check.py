@@ -98,7 +98,9 @@ def to_json(report: Report, unknown_ops: bool) -> dict:
                 ],
             })
         for f in a.facts:
-            out["facts"].append({"path": path, "range": _range(f.span), "text": f.text, "shape": f.shape})
+            out["facts"].append({"path": path, "range": _range(f.span), "text": f.text, "shape": f.shape,
+                                 "assigned": f.is_target, "variants": list(f.variants),
+                                 "origin": f.origin})
     if unknown_ops:
         out["unknown_ops"] = dict(report.unknown_ops().most_common())
     if report.failures:
