@@ -81,7 +81,7 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
             out = fold(spec.name, out, s_args, s_kwargs)
         out = layout.propagate(spec.name, out, s_args, s_kwargs)
     except ShapeError as e:
-        _report_error(engine, site, e, args, module)
+        _report_error(engine, site, e, args, module, spec)
         return UNKNOWN
     except (Unknowable, TypeError):
         return UNKNOWN
@@ -120,7 +120,7 @@ def _describe(spec, args, kwargs, module, out) -> str:
     return f"{name}({', '.join(parts)})"
 
 
-def _report_error(engine, site, e: ShapeError, args, module):
+def _report_error(engine, site, e: ShapeError, args, module, spec=None):
     related = list(_related(engine, site, args, module))
     for origin in e.core:
         if origin:
@@ -131,13 +131,32 @@ def _report_error(engine, site, e: ShapeError, args, module):
         if func is not None and getattr(func, "name", None) == "view":
             frame = site[0]
             repair = ((frame.path, frame.unit.key), func.nid, "reshape", "Use reshape instead of view", 4)
-    elif e.repair and module is not None:
+    elif e.repair:
+        # The argument that sets the parameter: in the module's constructor call, or in this
+        # call itself (by keyword, or by position in the spec's signature).
+        sites = module.arg_sites if module is not None else _call_arg_sites(site, spec, args)
         for param, value in e.repair.items():
-            where = module.arg_sites.get(param)
-            if where is not None and isinstance(value, int):
+            where = sites.get(param)
+            if where is not None and type(value) is int:
                 repair = (where[0], where[1], str(value), f"Set {param} to {value}", None)
                 break
     engine.report(site, "error", e.code, e.message, tuple(related), repair)
+
+
+def _call_arg_sites(site, spec, args) -> dict:
+    if site is None or spec is None or not hasattr(site[1], "args"):
+        return {}
+    frame, node = site
+    names = list(spec.signature.parameters)
+    offset = 1 if len(args) == len(node.args) + 1 else 0  # a method call: self is the receiver
+    out = {}
+    for i, a in enumerate(node.args):
+        if a.star:
+            break
+        name = a.name or (names[i + offset] if i + offset < len(names) else None)
+        if name:
+            out[name] = ((frame.path, frame.unit.key), a.value.nid)
+    return out
 
 
 def _related(engine, site, args, module):

@@ -234,7 +234,8 @@ class OpContext:
         dim = self.known_int(dim)
         lo, hi = -max(rank, 1), max(rank, 1) - 1
         if not lo <= dim <= hi:
-            self.fail(code, f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})")
+            self.fail(code, f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})",
+                      repair={"dim": hi if dim > hi else lo})  # the nearest valid index
         return dim + rank if dim < 0 else dim
 
 
