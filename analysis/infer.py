@@ -194,6 +194,8 @@ class Engine:
             else:
                 fn, cls = fn
                 self_value = self._generic_instance(cls)
+                if fn is cls.lookup("__init__"):
+                    continue  # building the generic instance already ran it
                 if isinstance(fn, FunctionVal) and _is_static(fn):
                     self_value = None
             args = []
@@ -220,16 +222,9 @@ class Engine:
         return out
 
     def _generic_instance(self, cls: ClassVal):
-        """An instance built by running __init__ with its defaults (Unknown otherwise)."""
-        init = cls.lookup("__init__")
-        inst = Instance(cls)
-        inst.origin = None
-        if isinstance(init, FunctionVal):
-            try:
-                self.call_user(init, [inst], {}, generic=True)
-            except Budget:
-                pass
-        return inst
+        """An instance built by running __init__ with its defaults (Unknown otherwise);
+        memoized like any constructor call."""
+        return self.construct(cls, [], {}, None, generic=True)
 
     # =====================================================================================
     # Memo
@@ -1102,11 +1097,11 @@ class Engine:
             return self.call_user(call, [inst] + list(args), kwargs, site)
         return UNKNOWN
 
-    def construct(self, cls: ClassVal, args, kwargs, site):
+    def construct(self, cls: ClassVal, args, kwargs, site, generic=False):
         """`Net(...)`: a memoized call creating the instance and running __init__."""
         caller = self._caller()
         try:
-            key = ("<new>", cls.path, cls.qualname, cls.digest,
+            key = ("<new>", generic, cls.path, cls.qualname, cls.digest,
                    tuple(value_key(a) for a in args), tuple((k, value_key(v)) for k, v in kwargs.items()))
         except RecursionError:
             return UNKNOWN
@@ -1128,7 +1123,7 @@ class Engine:
                 else:
                     init = cls.lookup("__init__")
                     if isinstance(init, FunctionVal):
-                        self.call_user(init, [inst] + list(args), kwargs, site)
+                        self.call_user(init, [inst] + list(args), kwargs, site, generic=generic)
                     elif init is None and cls.builtin_bases():
                         # class LayerNorm2d(nn.LayerNorm) without its own __init__: the
                         # modelled base's constructor takes the arguments.
