@@ -54,6 +54,7 @@ class AnalysisHost:
         self.query_log: list[str] = []
         self._results: dict = {}  # path -> (revision key, FileAnalysis)
         self._fix_cache: dict = {}
+        self._jedi_cache: dict = {}
         self.fact_cache: dict = {}  # (path, unit key) -> (signature, [ShapeFact]) (see ide)
         self._revision = 0
 
@@ -122,7 +123,35 @@ class AnalysisHost:
                     continue
                 if cand in self.files or os.path.isfile(cand):
                     return cand
+        if level == 0 and dotted:
+            return self._resolve_with_jedi(from_path, dotted)
         return None
+
+    def _resolve_with_jedi(self, from_path: str, dotted: str) -> str | None:
+        """jedi's import resolution (sys.path of the project, a `src/` layout, namespace
+        packages), kept only when it lands inside the workspace: installed libraries are
+        not analysed. Cached per (folder, module)."""
+        key = (os.path.dirname(from_path), dotted)
+        if key in self._jedi_cache:
+            return self._jedi_cache[key]
+        found = None
+        root = self.workspace_root or os.path.dirname(from_path)
+        try:
+            import jedi
+
+            extra = [p for p in (os.path.join(root, "src"),) if os.path.isdir(p)]
+            project = jedi.Project(root, added_sys_path=extra)
+            code = f"import {dotted}\n"
+            script = jedi.Script(code=code, path=from_path, project=project)
+            for name in script.goto(1, len(code) - 2):
+                path = str(name.module_path or "")
+                if path.endswith(".py") and os.path.normpath(path).startswith(os.path.normpath(root) + os.sep):
+                    found = os.path.normpath(path)
+                    break
+        except Exception:  # noqa: BLE001 - resolution is best effort; unresolved means Unknown
+            found = None
+        self._jedi_cache[key] = found
+        return found
 
     def _load_from_disk(self, path: str) -> bool:
         try:

@@ -101,3 +101,18 @@ def test_editing_an_imported_file_updates_its_importer(tmp_path):
     assert shapes(host.analyze(str(main)))["y"] == "Tensor[8, 10]"
     host.set_file(str(blocks), blocks_text.replace("128, 10", "128, 20"))
     assert shapes(host.analyze(str(main)))["y"] == "Tensor[8, 20]"
+
+
+def test_imports_from_a_src_layout_are_resolved_with_jedi(tmp_path):
+    pkg = tmp_path / "src" / "mypkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "blocks.py").write_text("from torch import nn\n\n\nclass Head(nn.Module):\n"
+                                   "    def __init__(self):\n        super().__init__()\n"
+                                   "        self.fc = nn.Linear(128, 10)\n\n"
+                                   "    def forward(self, x):\n        return self.fc(x)\n")
+    main = tmp_path / "main.py"
+    main.write_text("import torch\nfrom mypkg.blocks import Head\n\ny = Head()(torch.randn(8, 128))\n")
+    host = AnalysisHost(workspace_root=str(tmp_path))
+    host.set_file(str(main), main.read_text())
+    assert {f.text: f.shape for f in host.analyze(str(main)).facts}["y"] == "Tensor[8, 10]"
