@@ -184,6 +184,7 @@ class AnalysisHost:
         from .ide import build_file_analysis
 
         self.run_id += 1
+        self.query_log.clear()  # the log says what this analysis recomputed (and stays small)
         solver.SOLVE_LOG.clear()
         engine = Engine(self, self.memo, self.run_id, self.query_log,
                         self.settings.solver_timeout_ms)

@@ -46,6 +46,20 @@ class ShapeProtocol(LanguageServerProtocol):
             return
         super().handle_message(message)
 
+    def _handle_notification(self, method_name: str, params):
+        # pygls 2.1 keeps a future for every notification handled by a generator or
+        # coroutine (didChange, ...) under a fresh id and never drops it: about 2 KB per
+        # edit. Forget those futures once they are done.
+        before = set(self._request_futures.copy())
+        super()._handle_notification(method_name, params)
+        for key in set(self._request_futures.copy()) - before:
+            self._request_futures[key].add_done_callback(lambda future, key=key: self._forget(future, key))
+
+    def _forget(self, future, key):
+        if future.cancelled():
+            return  # cancelled while pygls iterates the table at shutdown: leave it there
+        self._request_futures.pop(key, None)
+
     def _user_handler(self, method: str, params):
         if (handler := self.fm.features.get(method)) is not None:
             yield handler, (params,), None

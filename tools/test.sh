@@ -3,6 +3,6 @@
 # and Chromium for the VS Code end-to-end test), then runs them all, then the benchmark smoke run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install -q -e '.[test]' 'torch==2.13.0' 2>&1 | grep -v "running pip as the 'root'" || true
+python3 -m pip install -q -e '.[test,bench]' 'torch==2.13.0' 2>&1 | grep -v "running pip as the 'root'" || true
 python3 -m pytest -q -p no:cacheprovider tests bench/test_harness.py "$@"
 python3 -m bench.run --smoke
