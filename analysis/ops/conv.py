@@ -298,40 +298,23 @@ def _conv_forward(ctx, n, m, input):
                    m["groups"])
 
 
-@module("torch.nn.Conv1d")
-def Conv1d(ctx, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
-           bias=True, padding_mode="zeros", device=None, dtype=None):
-    return _conv_module(ctx, 1, in_channels, out_channels, kernel_size, stride, padding, dilation,
-                        groups, bias, padding_mode, dtype)
+def _conv_module_spec(n):
+    """nn.Conv{n}d: one declaration for the three ranks."""
+    def constructor(ctx, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
+                    groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
+        return _conv_module(ctx, n, in_channels, out_channels, kernel_size, stride, padding,
+                            dilation, groups, bias, padding_mode, dtype)
+
+    def forward(ctx, m, input):
+        return _conv_forward(ctx, n, m, input)
+
+    constructor.__name__ = f"Conv{n}d"
+    decl = module(f"torch.nn.Conv{n}d")(constructor)
+    decl.forward(forward)
+    return decl
 
 
-@Conv1d.forward
-def _conv1d_forward(ctx, m, input):
-    return _conv_forward(ctx, 1, m, input)
-
-
-@module("torch.nn.Conv2d")
-def Conv2d(ctx, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
-           bias=True, padding_mode="zeros", device=None, dtype=None):
-    return _conv_module(ctx, 2, in_channels, out_channels, kernel_size, stride, padding, dilation,
-                        groups, bias, padding_mode, dtype)
-
-
-@Conv2d.forward
-def _conv2d_forward(ctx, m, input):
-    return _conv_forward(ctx, 2, m, input)
-
-
-@module("torch.nn.Conv3d")
-def Conv3d(ctx, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
-           bias=True, padding_mode="zeros", device=None, dtype=None):
-    return _conv_module(ctx, 3, in_channels, out_channels, kernel_size, stride, padding, dilation,
-                        groups, bias, padding_mode, dtype)
-
-
-@Conv3d.forward
-def _conv3d_forward(ctx, m, input):
-    return _conv_forward(ctx, 3, m, input)
+Conv1d, Conv2d, Conv3d = (_conv_module_spec(n) for n in (1, 2, 3))
 
 
 def _transpose_forward(ctx, n, m, input, output_size):
