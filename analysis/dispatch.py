@@ -9,8 +9,8 @@ from . import solver
 from .ops.spec import (REGISTRY, Dtype, OpContext, ShapeError, TensorValue, Unknowable,
                        run_spec)
 from .shapes import UNKNOWN
-from .values import (BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance, ListVal,
-                     NNModule, Ref, SliceVal, is_tensor)
+from .values import (BoundRef, Container, DictVal, FunctionVal, Instance, ListVal, NNModule, Ref,
+                     SliceVal, is_tensor)
 from . import pybuiltins
 from . import layout
 from .constant_values import fold, item

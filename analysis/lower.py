@@ -328,7 +328,6 @@ class _UnitBuilder:
             if ch.type == "param" and ch.children and getattr(ch.children[0], "value", None) == "*" and len(ch.children) <= 2 and ch.name is None:
                 seen_bare_star = True
         if seen_bare_star:
-            names_after = []
             star_pos = None
             for ch in params_node.children:
                 if ch.type == "operator" and ch.value == "*":
@@ -559,8 +558,6 @@ class _UnitBuilder:
                 return ir.BinOp(self._id(node), "**", self.expr(c[0]), self.expr(c[2]))
         value = self.expr(c[0])
         for i, trailer in enumerate(c[1:]):
-            last = i == len(c) - 2
-            span_node = node if last else None
             if trailer.type != "trailer":
                 return ir.Opaque(self._id(node), "trailer")
             first = trailer.children[0].value

@@ -3,12 +3,10 @@ ModuleDict), and the nn.Module methods user classes inherit."""
 from __future__ import annotations
 
 from . import ir
-from .ops.spec import TensorValue
-from .shapes import UNKNOWN
 from .ops.spec import Dtype
-from .values import (BoundMethod, BoundRef, Container, DictVal, FunctionVal, Instance, ListVal,
-                     NNModule, Ref, SliceVal, is_tensor, named_parameters, parameters, set_dtype,
-                     set_training)
+from .shapes import UNKNOWN
+from .values import (BoundRef, Container, DictVal, Instance, ListVal, NNModule, SliceVal,
+                     named_parameters, parameters, set_dtype, set_training)
 
 _DTYPE_METHODS = {"double": "float64", "float": "float32", "half": "float16", "bfloat16": "bfloat16"}
 

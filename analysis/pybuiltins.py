@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 
 from . import shapes as S
-from .ops.spec import Dtype, TensorValue
 from .shapes import UNKNOWN
 from .values import Container, DictVal, ListVal, Ref, is_tensor
 

@@ -1,0 +1,544 @@
+"""Expressions: names, calls, constructors, attributes, operators, truth, iteration,
+joins of values and environments, and recording facts and diagnostics. Mixed into
+`infer.Engine`."""
+from __future__ import annotations
+
+from . import ir
+from . import shapes as S
+from .ops.spec import Dtype, TensorValue
+from .shapes import UNKNOWN
+from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance,
+                     ListVal, ModuleNS, NNModule, PartialVal, Ref, SliceVal, is_tensor, value_key)
+from . import pybuiltins
+from .frames import (MAX_UNROLL, DiagRecord, Entry, Frame, _PseudoUnit, _LazyIter, _add_fact,
+                     _hashable)
+
+
+class ExpressionsMixin:
+    # =====================================================================================
+    # Expressions
+    # =====================================================================================
+    def eval(self, frame, node, env, record=True):
+        self.steps += 1
+        t = type(node)
+        if t is ir.Name:
+            v = self.lookup(frame, node.id, env)
+        elif t is ir.Const:
+            v = node.value
+            return v
+        elif t is ir.Call:
+            v = self.eval_call(frame, node, env)
+        elif t is ir.Attr:
+            obj = self.eval(frame, node.obj, env, record)
+            v = self.get_attr(frame, obj, node.name, node)
+        elif t is ir.Subscript:
+            obj = self.eval(frame, node.obj, env, record)
+            index = self.eval(frame, node.index, env, record)
+            v = self.subscript(frame, obj, index, node)
+        elif t is ir.BinOp:
+            a = self.eval(frame, node.left, env, record)
+            b = self.eval(frame, node.right, env, record)
+            v = self.binop(frame, node.op, a, b, node)
+        elif t is ir.UnaryOp:
+            v = self.unaryop(frame, node.op, self.eval(frame, node.operand, env, record), node)
+        elif t is ir.Compare:
+            v = self.compare(frame, node, env)
+        elif t is ir.BoolOp:
+            v = self.boolop(frame, node, env)
+        elif t is ir.IfExp:
+            test = self.truth(frame, self.eval(frame, node.test, env, record))
+            if test is True:
+                v = self.eval(frame, node.body, env, record)
+            elif test is False:
+                v = self.eval(frame, node.orelse, env, record)
+            else:
+                v = self.join(self.eval(frame, node.body, env, record), self.eval(frame, node.orelse, env, record))
+        elif t is ir.TupleE:
+            v = ListVal(self._elts(frame, node.elts, env), "tuple")
+        elif t is ir.ListE:
+            v = self.new_obj(ListVal(self._elts(frame, node.elts, env), "list"))
+        elif t is ir.SetE:
+            v = self.new_obj(ListVal(self._elts(frame, node.elts, env), "set"))
+        elif t is ir.DictE:
+            v = self.new_obj(self._dict(frame, node, env))
+        elif t is ir.Slice:
+            v = SliceVal(*(self.eval(frame, x, env, record) if x is not None else None
+                           for x in (node.lower, node.upper, node.step)))
+            return v
+        elif t is ir.Comprehension:
+            v = self.comprehension(frame, node, env)
+        elif t is ir.Starred:
+            v = self.eval(frame, node.value, env, record)
+        elif t is ir.FString:
+            return self.fstring(frame, node, env)
+        else:
+            return UNKNOWN
+        if record:
+            self.record(frame, node.nid, v)
+        return v
+
+    def fstring(self, frame, node, env):
+        out = []
+        for part in node.parts:
+            if isinstance(part, str):
+                out.append(part)
+                continue
+            expr, conv, spec = part
+            v = self.eval(frame, expr, env)
+            if isinstance(v, S.Expr) or not isinstance(v, (int, float, str, bool)) and v is not None:
+                return UNKNOWN
+            try:
+                v = {"r": repr, "s": str, "a": ascii}.get(conv, lambda x: x)(v)
+                out.append(format(v, spec))
+            except (ValueError, TypeError):
+                return UNKNOWN
+        return "".join(out)
+
+    def _elts(self, frame, elts, env):
+        out = []
+        for e in elts:
+            if isinstance(e, ir.Starred):
+                items = self.iterate(frame, self.eval(frame, e.value, env))
+                if items is None:
+                    return [UNKNOWN] * 0 + [UNKNOWN]
+                out.extend(items)
+            else:
+                out.append(self.eval(frame, e, env))
+        return out
+
+    def _dict(self, frame, node, env):
+        d = DictVal()
+        for k, v in node.items:
+            if k is None:
+                other = self.eval(frame, v, env)
+                if isinstance(other, DictVal):
+                    d.items.update(other.items)
+                continue
+            key = self.eval(frame, k, env)
+            val = self.eval(frame, v, env)
+            if _hashable(key):
+                d.items[key] = val
+        return d
+
+    def comprehension(self, frame, node, env):
+        results = []
+        sub = dict(env)
+        ok = self._comp_loop(frame, node, node.generators, sub, results)
+        if node.kind == "dict":
+            d = DictVal()
+            if ok:
+                for item in results:
+                    if isinstance(item, ListVal) and len(item.items) == 2 and _hashable(item.items[0]):
+                        d.items[item.items[0]] = item.items[1]
+            return self.new_obj(d)
+        if not ok:
+            return UNKNOWN
+        return self.new_obj(ListVal(results, "list" if node.kind != "set" else "set"))
+
+    def _comp_loop(self, frame, node, gens, env, results) -> bool:
+        if not gens:
+            results.append(self.eval(frame, node.elt, env))
+            return True
+        target, it, ifs = gens[0]
+        items = self.iterate(frame, self.eval(frame, it, env))
+        if items is None or len(items) > MAX_UNROLL:
+            # Unknown length: evaluate once for the facts, result Unknown.
+            self.assign(frame, target, self.element_of(UNKNOWN), env, None)
+            self.eval(frame, node.elt, env)
+            return False
+        for item in items:
+            self.assign(frame, target, item, env, None)
+            keep = True
+            for cond in ifs:
+                truth = self.truth(frame, self.eval(frame, cond, env))
+                if truth is False:
+                    keep = False
+                    break
+                if truth is not True:
+                    return False
+            if keep and not self._comp_loop(frame, node, gens[1:], env, results):
+                return False
+        return True
+
+    def lookup(self, frame, name, env):
+        if name in env:
+            return env[name]
+        for outer in frame.closure or ():
+            if name in outer:
+                return outer[name]
+        genv = frame.globals_env
+        if genv is not None and genv is not env:
+            if name in genv and self._visible(frame.path, name):
+                v = genv[name]
+                frame.entry.global_reads[(frame.path, name)] = value_key(v)
+                return v
+            if pybuiltins.builtin(name) is None:
+                frame.entry.global_reads[(frame.path, name)] = value_key(UNKNOWN)
+        b = pybuiltins.builtin(name)
+        return b if b is not None else UNKNOWN
+
+    # -- calls ---------------------------------------------------------------------------
+    def eval_call(self, frame, node, env):
+        func = self.eval(frame, node.func, env, record=False)
+        args, kwargs = [], {}
+        for a in node.args:
+            v = self.eval(frame, a.value, env)
+            if a.star == 1:
+                items = self.iterate(frame, v)
+                if items is None:
+                    return UNKNOWN
+                args.extend(items)
+            elif a.star == 2:
+                if isinstance(v, DictVal) and all(isinstance(k, str) for k in v.items):
+                    kwargs.update(v.items)
+                else:
+                    return UNKNOWN
+            elif a.name:
+                kwargs[a.name] = v
+            else:
+                args.append(v)
+        return self.call_value(func, args, kwargs, (frame, node))
+
+    def call_value(self, func, args, kwargs, site):
+        if isinstance(func, FunctionVal):
+            return self.call_user(func, args, kwargs, site)
+        if isinstance(func, BoundMethod):
+            return self.call_value(func.func, [func.self_value] + list(args), kwargs, site)
+        if isinstance(func, PartialVal):
+            return self.call_value(func.func, func.args + list(args), {**func.kwargs, **kwargs}, site)
+        if isinstance(func, ClassVal):
+            return self.construct(func, args, kwargs, site)
+        if isinstance(func, Instance):
+            return self.call_instance(func, args, kwargs, site)
+        if isinstance(func, (NNModule, Container)):
+            from .nnmodules import call_module
+            return call_module(self, func, args, kwargs, site)
+        if isinstance(func, (Ref, BoundRef)):
+            from .dispatch import call_external
+            return call_external(self, func, args, kwargs, site)
+        return UNKNOWN
+
+    def call_instance(self, inst, args, kwargs, site):
+        cls = inst.cls
+        if cls.is_module():
+            fwd = cls.lookup("forward")
+            if isinstance(fwd, FunctionVal):
+                return self.call_user(fwd, [inst] + list(args), kwargs, site)
+            # A subclass of nn.Sequential or of a modelled layer, without its own forward.
+            inner = inst.attrs.get("__container__") or inst.attrs.get("__layer__")
+            if inner is not None:
+                return self.call_value(inner, args, kwargs, site)
+            return UNKNOWN
+        call = cls.lookup("__call__")
+        if isinstance(call, FunctionVal):
+            return self.call_user(call, [inst] + list(args), kwargs, site)
+        return UNKNOWN
+
+    def construct(self, cls: ClassVal, args, kwargs, site, generic=False):
+        """`Net(...)`: a memoized call creating the instance and running __init__."""
+        caller = self._caller()
+        try:
+            key = ("<new>", generic, cls.path, cls.qualname, cls.digest,
+                   tuple(value_key(a) for a in args), tuple((k, value_key(v)) for k, v in kwargs.items()))
+        except RecursionError:
+            return UNKNOWN
+        entry = self.memo.get(key)
+        if entry is not None and not entry.stale and self._valid(entry):
+            self._mark_live(entry)
+            result = entry.result
+        else:
+            entry = Entry(key, cls.qualname + ".<new>")
+            unit = _PseudoUnit(cls.qualname + ".<new>")
+            frame = Frame(self, unit, cls.path, entry)
+            self.stack.append(frame)
+            self._collect.append(entry.children)
+            try:
+                inst = Instance(cls)
+                inst.origin = entry
+                if getattr(cls, "decorators", None) and any("dataclass" in d for d in cls.decorators):
+                    self._dataclass_init(inst, cls, args, kwargs)
+                else:
+                    init = cls.lookup("__init__")
+                    if isinstance(init, FunctionVal):
+                        self.call_user(init, [inst] + list(args), kwargs, site, generic=generic)
+                    elif init is None and cls.builtin_bases():
+                        # class LayerNorm2d(nn.LayerNorm) without its own __init__: the
+                        # modelled base's constructor takes the arguments.
+                        from .nnmodules import module_method
+                        module_method(self, inst, "__super_init__", list(args), kwargs, site)
+                result = inst
+            finally:
+                self.stack.pop()
+                self._collect.pop()
+            entry.result = result
+            if frame.pure:
+                self._store(entry)
+            else:
+                self._merge_into_caller(entry)
+        if caller is not None and entry.key in self.memo:
+            caller.entry.deps.append((cls, tuple(args), tuple(kwargs.items()), value_key(result),
+                                      tuple(self.module_pos.items())))
+        return result
+
+    def _dataclass_init(self, inst, cls, args, kwargs):
+        fields = []
+        for c in reversed(cls.mro()):
+            for f in getattr(c, "fields", []):
+                if f not in fields:
+                    fields.append(f)
+        args = list(args)
+        for f in fields:
+            if args:
+                value = args.pop(0)
+            elif f in kwargs:
+                value = kwargs[f]
+            else:
+                default = cls.lookup(f)
+                value = default if default is not None else UNKNOWN
+            self.set_attr(None, inst, f, value)
+        post = cls.lookup("__post_init__")
+        if isinstance(post, FunctionVal):
+            self.call_user(post, [inst], {})
+
+    # -- attributes ------------------------------------------------------------------------
+    def get_attr(self, frame, obj, name, node=None):
+        from .dispatch import external_attr
+        if isinstance(obj, Instance):
+            if name in obj.attrs:
+                return obj.attrs[name]
+            if name == "training" and obj.cls.is_module():
+                return obj.training
+            v = obj.cls.lookup(name)
+            if isinstance(v, FunctionVal):
+                if "property" in v.decorators or "cached_property" in v.decorators:
+                    return self.call_user(v, [obj], {})
+                if "staticmethod" in v.decorators:
+                    return v
+                if "classmethod" in v.decorators:
+                    return BoundMethod(v, obj.cls)
+                return BoundMethod(v, obj)
+            if v is not None:
+                return v
+            inner = obj.attrs.get("__container__")
+            if isinstance(inner, Container) and inner.keys and name in inner.keys:
+                return inner.items[inner.keys.index(name)]
+            if obj.cls.is_module():
+                return external_attr(self, Ref("torch.nn.Module"), name, obj)
+            return UNKNOWN
+        if isinstance(obj, ClassVal):
+            v = obj.lookup(name)
+            if isinstance(v, FunctionVal) and "classmethod" in v.decorators:
+                return BoundMethod(v, obj)
+            return v if v is not None else UNKNOWN
+        if isinstance(obj, ModuleNS):
+            return obj.env.get(name, UNKNOWN)
+        if obj is UNKNOWN:
+            return UNKNOWN
+        return external_attr(self, obj, name, None)
+
+    def subscript(self, frame, obj, index, node):
+        from .dispatch import subscript_value
+        return subscript_value(self, obj, index, (frame, node))
+
+    # -- operators -------------------------------------------------------------------------
+    def binop(self, frame, op, a, b, node, inplace=False):
+        from .dispatch import binary_op
+        return binary_op(self, op, a, b, (frame, node), inplace)
+
+    def unaryop(self, frame, op, a, node):
+        if op == "not":
+            t = self.truth(frame, a)
+            return (not t) if isinstance(t, bool) else (S.not_(a) if isinstance(a, S.Cond) else UNKNOWN)
+        from .dispatch import unary_op
+        return unary_op(self, op, a, (frame, node))
+
+    def compare(self, frame, node, env):
+        from .dispatch import compare_values
+        left = self.eval(frame, node.left, env)
+        result = True
+        for op, comp in zip(node.ops, node.comparators):
+            right = self.eval(frame, comp, env)
+            r = compare_values(self, op, left, right, (frame, node))
+            if is_tensor(r):
+                return r
+            result = S.and_(result, r) if not isinstance(result, TensorValue) else result
+            if result is False:
+                return False
+            left = right
+        return result
+
+    def boolop(self, frame, node, env):
+        last = None
+        undecided = []
+        for e in node.values:
+            v = self.eval(frame, e, env)
+            t = self.truth(frame, v)
+            if node.op == "and":
+                if t is False:
+                    return v if not undecided else UNKNOWN
+                if t is None:
+                    undecided.append(v)
+            else:
+                if t is True:
+                    return v if not undecided else UNKNOWN
+                if t is None:
+                    undecided.append(v)
+            last = v
+        if undecided:
+            conds = [u for u in undecided if isinstance(u, S.Cond)]
+            if len(conds) == len(undecided):
+                return S.and_(*conds) if node.op == "and" else S.or_(*conds)
+            return UNKNOWN
+        return last
+
+    def truth(self, frame, v):
+        """True / False when known, else None. Symbolic conditions go to the solver."""
+        if isinstance(v, bool):
+            return v
+        if v is None:
+            return False
+        if isinstance(v, int):
+            return v != 0
+        if isinstance(v, (float, str)):
+            return bool(v)
+        if isinstance(v, S.Cond):
+            verdict = self.decide(frame, v)
+            return verdict
+        if getattr(v, "unknown", False):
+            return None
+        if isinstance(v, ListVal):
+            return len(v.items) > 0
+        if isinstance(v, DictVal):
+            return len(v.items) > 0
+        if isinstance(v, Container):
+            return len(v.items) > 0
+        if isinstance(v, (Instance, NNModule, FunctionVal, ClassVal, BoundMethod, Dtype)):
+            return True
+        if isinstance(v, Ref):
+            return True
+        return None
+
+    def decide(self, frame, cond):
+        from . import solver
+        verdict, _, _ = solver.check(frame.assumptions, cond, self.timeout_ms)
+        if verdict == "valid":
+            return True
+        if verdict == "unsat":
+            return False
+        return None
+
+    # -- iteration -------------------------------------------------------------------------
+    def iterate(self, frame, v):
+        """The items of a finite iterable, or None when unknown."""
+        if getattr(v, "unknown", False):
+            return None
+        if isinstance(v, ListVal):
+            return list(v.items)
+        if isinstance(v, DictVal):
+            return list(v.items.keys())
+        if isinstance(v, Container):
+            return list(v.items) if v.kind != "ModuleDict" else list(v.keys or [])
+        if isinstance(v, str):
+            return list(v)
+        if isinstance(v, TensorValue):
+            if v.shape and isinstance(v.shape[0], int) and v.shape[0] <= 64:
+                return [TensorValue(v.shape[1:], v.dtype)] * v.shape[0]
+            return None
+        if isinstance(v, _LazyIter):
+            return v.items
+        if isinstance(v, Instance) and isinstance(v.attrs.get("__container__"), Container):
+            return self.iterate(frame, v.attrs["__container__"])
+        return None
+
+    def element_of(self, v):
+        """What one item of an iterable of unknown length looks like."""
+        if isinstance(v, TensorValue) and v.shape:
+            return TensorValue(v.shape[1:], v.dtype)
+        if isinstance(v, ListVal) and v.items:
+            out = v.items[0]
+            for x in v.items[1:]:
+                out = self.join(out, x)
+            return out
+        return UNKNOWN
+
+    # =====================================================================================
+    # Joins
+    # =====================================================================================
+    def join(self, a, b):
+        if a is b:
+            return a
+        if isinstance(a, TensorValue) and isinstance(b, TensorValue):
+            if a == b:
+                return a
+            dtype = a.dtype if a.dtype == b.dtype else None
+            if a.shape is None or b.shape is None or len(a.shape) != len(b.shape):
+                return TensorValue(None, dtype)
+            return TensorValue(tuple(x if (x == y if not isinstance(x, S.Expr) else x == y) else UNKNOWN
+                                     for x, y in zip(a.shape, b.shape)), dtype)
+        if isinstance(a, ListVal) and isinstance(b, ListVal) and a.kind == b.kind and len(a.items) == len(b.items):
+            if value_key(a) == value_key(b):
+                return a
+            return ListVal([self.join(x, y) for x, y in zip(a.items, b.items)], a.kind)
+        try:
+            if value_key(a) == value_key(b):
+                return a
+        except RecursionError:
+            pass
+        return UNKNOWN
+
+    def _join_all(self, values):
+        out = values[0]
+        for v in values[1:]:
+            out = self.join(out, v)
+        return out
+
+    def join_env(self, *envs):
+        live = [e for e in envs if e is not None]
+        if not live:
+            return None
+        if len(live) == 1:
+            return live[0]
+        out = {}
+        keys = set(live[0])
+        for e in live[1:]:
+            keys &= set(e)
+        for k in keys:
+            v = live[0][k]
+            for e in live[1:]:
+                v = self.join(v, e[k])
+            out[k] = v
+        # A name bound on only some paths is Unknown afterwards.
+        for e in live:
+            for k in e:
+                if k not in out:
+                    out[k] = UNKNOWN
+        return out
+
+    # =====================================================================================
+    # Facts and diagnostics
+    # =====================================================================================
+    def record(self, frame, nid, value, target=False):
+        if isinstance(value, TensorValue) or (isinstance(value, ListVal) and value.items and
+                                               any(isinstance(x, TensorValue) for x in value.items)):
+            _add_fact(frame.entry.facts, (frame.path, frame.unit.key, nid), value)
+            if target:
+                frame.entry.facts.setdefault(("<targets>", frame.path, frame.unit.key), []).append(nid)
+
+    def note_origin(self, frame, nid, text):
+        """Where a value came from, for hover: "conv2d(Tensor[8, 1, 28, 28], ...)"."""
+        key = ("<origin>", frame.path, frame.unit.key, nid)
+        notes = frame.entry.facts.setdefault(key, [])
+        if text not in notes and len(notes) < 3:
+            notes.append(text)
+
+    def report(self, site, severity, code, message, related=(), repair=None):
+        if site is None:
+            return
+        frame, node = site
+        rec = DiagRecord((frame.path, frame.unit.key), node.nid, severity, code, message, related, repair)
+        frame.entry.diags[rec.key()] = rec
+
+    def note_unknown_op(self, name):
+        # Kept in the entry, so a memoized run still reports the calls it made.
+        counts = self.stack[-1].entry.unknown_ops if self.stack else self.unknown_ops
+        counts[name] = counts.get(name, 0) + 1

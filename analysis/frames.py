@@ -1,0 +1,177 @@
+"""The interpreter's records: memo entries, frames, diagnostics, and small helpers."""
+from __future__ import annotations
+
+import itertools
+from . import ir
+from . import shapes as S
+from .ops.spec import TensorValue
+from .shapes import UNKNOWN
+from .values import Container, FunctionVal, Instance, NNModule, Ref, value_key
+
+MAX_DEPTH = 48
+MAX_UNROLL = 512
+MAX_STEPS = 3_000_000
+MAX_VARIANTS = 128
+
+
+class Budget(Exception):
+    """The run exceeded its work budget: the rest is Unknown."""
+
+
+class DiagRecord:
+    __slots__ = ("unit", "nid", "severity", "code", "message", "related", "repair")
+
+    def __init__(self, unit, nid, severity, code, message, related=(), repair=None):
+        self.unit, self.nid = unit, nid
+        self.severity, self.code, self.message = severity, code, message
+        self.related = related  # tuple of (unit, nid, text)
+        self.repair = repair  # (unit, nid, new_text, title) or None
+
+    def key(self):
+        return (self.unit, self.nid, self.code, self.message)
+
+
+class Entry:
+    """One memoized call of a unit (or a run of a module's top level)."""
+
+    _ids = itertools.count()
+
+    def __init__(self, key, unit_key):
+        self.id = next(Entry._ids)
+        self.key = key
+        self.unit_key = unit_key
+        self.result = None
+        self.facts: dict = {}  # (unit, nid) -> list of values
+        self.diags: dict = {}  # DiagRecord.key() -> DiagRecord
+        self.deps: list = []  # (callable, args, kwargs, result key)
+        self.global_reads: dict = {}  # (path, name) -> value key
+        self.units: dict = {}  # (path, unit key) -> digest of every unit run for this entry
+        self.unknown_units: set = set()  # units run here with an argument of unknown shape
+        self.unknown_ops: dict = {}  # unmodelled API name -> calls made by this run
+        self.children: list = []  # entries whose results this one used (for liveness)
+        self.stale = False
+        self.last_run = 0
+        self.bind_pos: dict = {}  # for module entries: name -> first binding statement
+
+
+class Frame:
+    def __init__(self, engine, unit, path, entry, closure=None):
+        self.engine = engine
+        self.unit = unit
+        self.path = path
+        self.entry = entry
+        self.closure = closure  # list of enclosing env dicts (innermost first)
+        self.returns: list = []
+        self.loops: list = []  # stack of (break_envs, continue_envs)
+        self.assumptions: list = []  # (Cond, (unit, nid))
+        self.hard_syms: set = set()
+        self.pure = True
+        self.globals_env = None  # the module env, for module-level functions
+        self.is_module = unit.kind == "module"
+
+
+def _copy_env(env):
+    return None if env is None else dict(env)
+
+
+
+_MISSING = object()  # a required parameter the call did not give
+
+
+class _PseudoUnit:
+    """The unit of a constructor call (it has no code of its own)."""
+
+    kind = "function"
+    params = ()
+    body = ()
+
+    def __init__(self, key):
+        self.key = key
+
+
+class _LazyIter:
+    def __init__(self, items):
+        self.items = items
+
+
+def _is_module_value(v) -> bool:
+    return isinstance(v, (NNModule, Container)) or (isinstance(v, Instance) and v.cls.is_module())
+
+
+def _unknown_shape(v) -> bool:
+    """A value that may be a tensor whose shape the analysis does not know."""
+    if v is UNKNOWN:
+        return True
+    if isinstance(v, TensorValue):
+        return v.shape is None or any(d is UNKNOWN for d in v.shape)
+    return False
+
+
+def _add_fact(facts, key, value):
+    vals = facts.get(key)
+    if vals is None:
+        facts[key] = [value]
+        return
+    if len(vals) >= MAX_VARIANTS:
+        facts[("<many>",) + key] = [True]  # more shapes than we keep: the join must say so
+        return
+    k = value_key(value)
+    for v in vals:
+        if value_key(v) == k:
+            return
+    vals.append(value)
+
+
+def _definitely_broke(out, continues):
+    return out is None and not continues
+
+
+def _env_key(env):
+    try:
+        return tuple(sorted((k, value_key(v)) for k, v in env.items()))
+    except (RecursionError, TypeError):
+        return None
+
+
+def _tensor_syms(t):
+    out = set()
+    for d in t.shape or ():
+        out |= S.free_symbols(d)
+    return out
+
+
+def _hashable(v):
+    return isinstance(v, (int, str, float, bool, type(None))) and not isinstance(v, S.Expr)
+
+
+def _shape_source(node):
+    """`x.shape` / `x.size()` -> "x" (the tensor variable whose shape is unpacked)."""
+    if isinstance(node, ir.Attr) and node.name == "shape" and isinstance(node.obj, ir.Name):
+        return node.obj.id
+    if isinstance(node, ir.Call) and not node.args and isinstance(node.func, ir.Attr) \
+            and node.func.name == "size" and isinstance(node.func.obj, ir.Name):
+        return node.func.obj.id
+    return None
+
+
+def _ref_name(v):
+    return v.name if isinstance(v, Ref) else None
+
+
+def _is_static(fn):
+    return "staticmethod" in fn.decorators
+
+
+def _class_qualname(s, cls_env):
+    for v in cls_env.values():
+        if isinstance(v, FunctionVal):
+            return v.unit_key.rsplit(".", 1)[0]
+    return s.name
+
+
+def _short(path):
+    return path.rsplit("/", 1)[-1]
+
+
+def _module_name(path):
+    return _short(path).rsplit(".", 1)[0]

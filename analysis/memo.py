@@ -1,0 +1,257 @@
+"""Memoized calls of user functions: entries, their validation (the incremental firewall),
+liveness, and binding call arguments to parameters. Mixed into `infer.Engine`."""
+from __future__ import annotations
+
+from . import ir
+from . import shapes as S
+from .shapes import UNKNOWN
+from .values import DictVal, FunctionVal, ListVal, Ref, is_tensor, value_key
+from . import pybuiltins
+from .annotations import tensor_from_annotation
+from .frames import MAX_DEPTH, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
+
+
+class MemoMixin:
+    # =====================================================================================
+    # Memo
+    # =====================================================================================
+    def _valid(self, entry) -> bool:
+        """Do the entry's dependencies still give the same results? Asking re-runs them
+        through the memo; the entries that answered become the entry's children."""
+        children: list = []
+        self._collect.append(children)
+        self._validating.append([len(self.stack), False])
+        try:
+            ok = self._deps_hold(entry)
+        finally:
+            self._collect.pop()
+            _, became_impure = self._validating.pop()
+        ok = ok and not became_impure
+        if ok:
+            entry.children = children
+        return ok
+
+    def _deps_hold(self, entry) -> bool:
+        for (path, unit_key), digest in entry.units.items():
+            unit = self.program.unit(path, unit_key)
+            if unit is None or unit.digest != digest:
+                return False
+        for (path, name), key in entry.global_reads.items():
+            env = self.module_envs.get(path)
+            if env is None:
+                env = self.run_module(path, as_main=False)
+            value = env[name] if name in env and self._visible(path, name) else UNKNOWN
+            if value_key(value) != key:
+                return False
+        for fn, args, kwargs, result_key, pos in entry.deps:
+            saved, self.module_pos = self.module_pos, dict(pos)  # as when the call was made
+            try:
+                result = self.call_value(fn, list(args), dict(kwargs), None)
+            finally:
+                self.module_pos = saved
+            if value_key(result) != result_key:
+                return False
+        return True
+
+    def _visible(self, path, name) -> bool:
+        limit = self.module_pos.get(path)
+        if limit is None:
+            return True
+        first = self.bind_pos.get(path, {}).get(name)
+        return first is None or first < limit
+
+    def _mark_live(self, entry):
+        entry.last_run = self.run_id
+        if self._collect:
+            self._collect[-1].append(entry)
+
+    def _store(self, entry):
+        self.memo[entry.key] = entry
+        self._mark_live(entry)
+
+    def compute_live(self):
+        """Entries reachable from this run's roots: exactly what the results are made of."""
+        self.live, self.called_units = {}, set()
+        todo = list(self.roots)
+        while todo:
+            e = todo.pop()
+            if e.id in self.live:
+                continue
+            self.live[e.id] = e
+            e.last_run = self.run_id
+            self.called_units.add(e.unit_key)
+            self.called_units.update(k for _, k in e.units)
+            todo.extend(e.children)
+
+    # =====================================================================================
+    # Calls of user functions
+    # =====================================================================================
+    def call_user(self, fn: FunctionVal, args: list, kwargs: dict, site=None, generic=False):
+        unit = self.program.unit(fn.path, fn.unit_key)
+        if unit is None:
+            return UNKNOWN
+        if len(self.stack) > MAX_DEPTH:
+            return UNKNOWN
+        bound, hard = self._bind(fn, unit, args, kwargs, generic)
+        if bound is None:
+            return UNKNOWN
+        try:
+            args_key = tuple((k, value_key(v)) for k, v in bound.items())
+        except RecursionError:
+            return UNKNOWN
+        key = (fn.qualname, fn.path, unit.digest, args_key, generic)
+        # Recursion: a call already on the stack with the same key is Unknown.
+        for f in self.stack:
+            if f.entry.key == key:
+                return UNKNOWN
+        entry = self.memo.get(key)
+        caller = self._caller()
+        if entry is not None and not entry.stale and fn.closure is None and self._valid(entry):
+            self._mark_live(entry)
+            result = entry.result
+        else:
+            self.log.append(f"infer:{fn.qualname}")
+            entry = Entry(key, fn.unit_key)
+            entry.units[(fn.path, fn.unit_key)] = unit.digest
+            if not generic and any(_unknown_shape(v) for v in bound.values()):
+                entry.unknown_units.add((fn.path, fn.unit_key))
+            frame = Frame(self, unit, fn.path, entry, fn.closure)
+            genv = self.module_envs.get(fn.path)
+            if genv is None:  # re-asked by a validation before its module ran in this run
+                genv = self.run_module(fn.path, as_main=False)
+            frame.globals_env = genv
+            frame.hard_syms = hard
+            frame.bound_args = bound
+            env = dict(bound)
+            self.stack.append(frame)
+            self._collect.append(entry.children)
+            try:
+                self._annotate_params(frame, fn, env)
+                self.exec_block(frame, unit.body, env)
+            finally:
+                self.stack.pop()
+                self._collect.pop()
+            result = self._join_all(frame.returns) if frame.returns else None
+            entry.result = result
+            if frame.pure and fn.closure is None:
+                self._store(entry)
+            else:
+                self._merge_into_caller(entry)
+        if caller is not None and entry.key in self.memo:
+            caller.entry.deps.append((fn, tuple(args), tuple(kwargs.items()), value_key(result),
+                                      tuple(self.module_pos.items())))
+        return result
+
+    def _caller(self):
+        """The frame a call is made from, or None when the call is re-asked by a validation
+        (then it belongs to the entry being validated, not to the frame on top)."""
+        if not self.stack:
+            return None
+        if self._validating and self._validating[-1][0] == len(self.stack):
+            return None
+        return self.stack[-1]
+
+    def _merge_into_caller(self, entry):
+        """An impure call re-runs whenever its caller does: its results live in the caller."""
+        if self._validating and self._validating[-1][0] == len(self.stack):
+            # Re-asked by a validation, outside its caller's frame: the caller must re-run.
+            self._validating[-1][1] = True
+            return
+        caller = self._caller()
+        if caller is None:
+            self.roots.append(entry)
+            return
+        for k, vals in entry.facts.items():
+            if k[0] in ("<targets>", "<origin>"):
+                caller.entry.facts.setdefault(k, []).extend(vals)
+                continue
+            for v in vals:
+                _add_fact(caller.entry.facts, k, v)
+        caller.entry.diags.update(entry.diags)
+        caller.entry.units.update(entry.units)
+        caller.entry.unknown_units |= entry.unknown_units
+        for name, n in entry.unknown_ops.items():
+            caller.entry.unknown_ops[name] = caller.entry.unknown_ops.get(name, 0) + n
+        caller.entry.deps.extend(entry.deps)
+        caller.entry.children.extend(entry.children)
+        caller.entry.global_reads.update(entry.global_reads)
+
+    def _bind(self, fn, unit, args, kwargs, generic):
+        """Bind call arguments to parameters (Python's rules); None if they do not fit."""
+        env: dict = {}
+        hard: set = set()
+        params = unit.params
+        args = list(args)
+        kwargs = dict(kwargs)
+        def named(p):
+            """A parameter's value from a keyword, its default, or Unknown (generic runs)."""
+            if p.name in kwargs:
+                return kwargs.pop(p.name)
+            if p.name in fn.defaults:
+                return fn.defaults[p.name]
+            return UNKNOWN if generic else _MISSING
+
+        for p in params:
+            if p.kind == "pos":
+                env[p.name] = args.pop(0) if args else named(p)
+            elif p.kind == "kwonly":
+                env[p.name] = named(p)
+            if env.get(p.name) is _MISSING:
+                return None, hard
+        for p in params:
+            if p.kind == "vararg":
+                env[p.name] = ListVal(args, "tuple")
+                args = []
+            elif p.kind == "kwarg":
+                env[p.name] = DictVal(kwargs)
+                kwargs = {}
+        if args and not generic:
+            return None, hard
+        if kwargs and not generic and UNKNOWN not in kwargs:
+            return None, hard
+        if generic:
+            # Parameters with tensor annotations get symbolic shapes.
+            for p in params:
+                if p.annotation is not None and env.get(p.name) is UNKNOWN:
+                    t = tensor_from_annotation(p.annotation, self._annotation_resolver(fn))
+                    if t is not None:
+                        env[p.name] = t
+                        hard |= _tensor_syms(t)
+        return env, hard
+
+    def _annotate_params(self, frame, fn, env):
+        """Concrete call values are checked against (and name the symbols of) annotations."""
+        for p in frame.unit.params:
+            if p.annotation is None:
+                continue
+            t = tensor_from_annotation(p.annotation, self._annotation_resolver(fn))
+            v = env.get(p.name)
+            if t is None or t.shape is None:
+                continue
+            frame.hard_syms |= _tensor_syms(t)
+            if is_tensor(v) and v.shape is not None and len(v.shape) == len(t.shape):
+                for a, b in zip(v.shape, t.shape):
+                    c = S.eq(a, b)
+                    if isinstance(c, S.Cond):
+                        frame.assumptions.append((c, ((frame.path, frame.unit.key), p.annotation.nid)))
+
+    def _annotation_resolver(self, fn):
+        def resolve(node):
+            v = self._static_value(node, fn.path)
+            return v.name if isinstance(v, Ref) else None
+
+        return resolve
+
+    def _static_value(self, node, path):
+        """Resolve a dotted name in an annotation against the module environment."""
+        env = self.module_envs.get(path, {})
+        if isinstance(node, ir.Name):
+            v = env.get(node.id)
+            if v is None:
+                v = pybuiltins.builtin(node.id)
+            return v
+        if isinstance(node, ir.Attr):
+            base = self._static_value(node.obj, path)
+            if isinstance(base, Ref):
+                return Ref(base.name + "." + node.name)
+        return None

@@ -1,0 +1,426 @@
+"""Statements and assignment: control flow (branches, loops with fixpoints), defs,
+classes, imports, asserts, and writes to names, attributes and items. Mixed into
+`infer.Engine`."""
+from __future__ import annotations
+
+from . import ir
+from . import shapes as S
+from .ops.spec import TensorValue
+from .shapes import UNKNOWN
+from .values import (ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, ModuleNS,
+                     NNModule, Obj, Ref, is_tensor, value_key)
+from . import pybuiltins, values
+from .annotations import shape_from_comment, tensor_from_annotation
+from .frames import (MAX_UNROLL, MAX_STEPS, Budget, _copy_env, _is_module_value,
+                     _definitely_broke, _env_key, _tensor_syms, _hashable, _shape_source,
+                     _ref_name, _class_qualname)
+
+
+class StatementsMixin:
+    # =====================================================================================
+    # Statements
+    # =====================================================================================
+    def exec_block(self, frame, stmts, env):
+        for stmt in stmts:
+            if env is None:
+                return None
+            env = self.exec_stmt(frame, stmt, env)
+        return env
+
+    def exec_stmt(self, frame, s, env):
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise Budget()
+        t = type(s)
+        if t is ir.Assign:
+            value = self.eval(frame, s.value, env)
+            hint = True
+            if s.shape_comment:
+                value = self._declared_shape(frame, s, shape_from_comment(s.shape_comment), value)
+                hint = False  # the line already states its shape
+            for target in s.targets:
+                self.assign(frame, target, value, env, s.value, hint=hint)
+            return env
+        if t is ir.ExprStmt:
+            self.eval(frame, s.value, env)
+            return env
+        if t is ir.Return:
+            value = self.eval(frame, s.value, env) if s.value is not None else None
+            frame.returns.append(value)
+            return None
+        if t is ir.AugAssign:
+            old = self.eval(frame, s.target, env)
+            rhs = self.eval(frame, s.value, env)
+            value = self.binop(frame, s.op, old, rhs, s, inplace=True)
+            self.assign(frame, s.target, value, env, s.value)
+            return env
+        if t is ir.AnnAssign:
+            if s.value is None:
+                return env
+            value = self.eval(frame, s.value, env)
+            ann = tensor_from_annotation(s.annotation, lambda n: _ref_name(self._static_value(n, frame.path)))
+            value = self._declared_shape(frame, s, ann, value)
+            # Already annotated: no inlay hint or "annotate" action for this target.
+            self.assign(frame, s.target, value, env, s.value, hint=False)
+            return env
+        if t is ir.If:
+            return self.exec_if(frame, s, env)
+        if t is ir.For:
+            return self.exec_for(frame, s, env)
+        if t is ir.While:
+            return self.exec_while(frame, s, env)
+        if t is ir.FuncDef:
+            env[s.name] = self.make_function(frame, s, env)
+            self.record(frame, s.nid, env[s.name], target=False)
+            return env
+        if t is ir.ClassDef:
+            env[s.name] = self.make_class(frame, s, env)
+            return env
+        if t is ir.Import:
+            for dotted, alias in s.names:
+                if alias:
+                    env[alias] = self.import_module(frame, dotted)
+                else:
+                    top = dotted.split(".")[0]
+                    env[top] = self.import_module(frame, top)
+            return env
+        if t is ir.ImportFrom:
+            self.exec_import_from(frame, s, env)
+            return env
+        if t is ir.Assert:
+            return self.exec_assert(frame, s, env)
+        if t is ir.With:
+            for expr, target in s.items:
+                v = self.eval(frame, expr, env)
+                if target is not None:
+                    self.assign(frame, target, UNKNOWN if not isinstance(v, (Obj, TensorValue)) else v, env, None)
+            return self.exec_block(frame, s.body, env)
+        if t is ir.Try:
+            start = _copy_env(env)
+            out = self.exec_block(frame, s.body, env)
+            if out is not None and s.orelse:
+                out = self.exec_block(frame, s.orelse, out)
+            for _type, name, body in s.handlers:
+                henv = _copy_env(start)
+                if name:
+                    henv[name] = UNKNOWN
+                out = self.join_env(out, self.exec_block(frame, body, henv))
+            if s.finalbody and out is not None:
+                out = self.exec_block(frame, s.finalbody, out)
+            return out
+        if t is ir.Simple:
+            if s.kind == "raise":
+                return None
+            if s.kind == "break" and frame.loops:
+                frame.loops[-1][0].append(env)
+                return None
+            if s.kind == "continue" and frame.loops:
+                frame.loops[-1][1].append(env)
+                return None
+            return env
+        return env
+
+    def _declared_shape(self, frame, s, declared, value):
+        """A shape the code states (annotation or shape comment): its names become the
+        user's symbols; it names the dims of a known value, or stands for an unknown one."""
+        if declared is None:
+            return value
+        if declared.shape is not None and is_tensor(value) and value.shape is not None:
+            frame.hard_syms |= _tensor_syms(declared)
+            if len(declared.shape) == len(value.shape):
+                for a, b in zip(value.shape, declared.shape):
+                    c = S.eq(a, b)
+                    if isinstance(c, S.Cond):
+                        frame.assumptions.append((c, ((frame.path, frame.unit.key), s.nid)))
+            return value
+        if value is UNKNOWN or (is_tensor(value) and value.shape is None):
+            frame.hard_syms |= _tensor_syms(declared)
+            return declared
+        return value
+
+    def exec_if(self, frame, s, env):
+        test = self.eval(frame, s.test, env)
+        truth = self.truth(frame, test)
+        if truth is True:
+            return self.exec_block(frame, s.body, env)
+        if truth is False:
+            return self.exec_block(frame, s.orelse, env)
+        a = self.exec_block(frame, s.body, _copy_env(env))
+        b = self.exec_block(frame, s.orelse, _copy_env(env))
+        return self.join_env(a, b)
+
+    def exec_for(self, frame, s, env):
+        iterable = self.eval(frame, s.iter, env)
+        items = self.iterate(frame, iterable)
+        if items is not None and len(items) <= MAX_UNROLL:
+            for item in items:
+                frame.loops.append(([], []))
+                self.assign(frame, s.target, item, env, None)
+                out = self.exec_block(frame, s.body, env)
+                breaks, continues = frame.loops.pop()
+                env = self.join_env(out, *continues)
+                if breaks:
+                    rest = env
+                    return self.join_env(rest, *breaks) if not _definitely_broke(out, continues) else self.join_env(*breaks)
+                if env is None:
+                    return None
+            return self.exec_block(frame, s.orelse, env) if s.orelse else env
+        element = self.element_of(iterable)
+        return self._fixpoint(frame, s, env, lambda e: self.assign(frame, s.target, element, e, None))
+
+    def exec_while(self, frame, s, env):
+        test = self.eval(frame, s.test, env)
+        if self.truth(frame, test) is False:
+            return env
+        return self._fixpoint(frame, s, env, lambda e: None)
+
+    def _fixpoint(self, frame, s, env, bind):
+        """Run a loop body of unknown trip count until the environment is stable."""
+        writes: list = []
+        self._loop_writes.append(writes)
+        try:
+            return self._fixpoint_iterations(frame, s, env, bind)
+        finally:
+            self._loop_writes.pop()
+            # A list appended to a number of times we do not know has unknown contents.
+            for obj in writes:
+                if isinstance(obj, (ListVal, DictVal, Container)):
+                    obj.unknown = True
+                    values.EPOCH[0] += 1
+
+    def _fixpoint_iterations(self, frame, s, env, bind):
+        entry_env = _copy_env(env)
+        current = _copy_env(env)
+        for _ in range(4):
+            frame.loops.append(([], []))
+            body_env = _copy_env(current)
+            bind(body_env)
+            out = self.exec_block(frame, s.body, body_env)
+            breaks, continues = frame.loops.pop()
+            merged = self.join_env(current, out, *continues, *breaks)
+            if merged is None:
+                return entry_env
+            if _env_key(merged) == _env_key(current):
+                return merged
+            current = self._widen(entry_env, merged)
+        return current
+
+    def _widen(self, before, after):
+        out = dict(after)
+        for k, v in after.items():
+            if k in before and value_key(before[k]) != value_key(v):
+                out[k] = self.join(before[k], v)
+        return out
+
+    def exec_assert(self, frame, s, env):
+        test = self.eval(frame, s.test, env)
+        if test is False:
+            return None
+        if isinstance(test, S.Cond):
+            frame.assumptions.append((test, ((frame.path, frame.unit.key), s.nid)))
+            frame.hard_syms |= test.symbols()
+        return env
+
+    def exec_import_from(self, frame, s, env):
+        if s.level == 0 and s.module.split(".")[0] in pybuiltins.EXTERNAL_ROOTS:
+            for name, alias in s.names:
+                if name == "*":
+                    continue
+                env[alias or name] = pybuiltins.import_name(s.module, name)
+            return
+        other = self.program.resolve_module(frame.path, s.module, s.level)
+        if other is not None:
+            mod_env = self.run_module(other, as_main=False)
+            for name, alias in s.names:
+                if name == "*":
+                    env.update({k: v for k, v in mod_env.items() if not k.startswith("_")})
+                else:
+                    if name in mod_env:
+                        env[alias or name] = mod_env[name]
+                    else:
+                        sub = self.program.resolve_module(frame.path, (s.module + "." if s.module else "") + name, s.level)
+                        env[alias or name] = ModuleNS(sub, self.run_module(sub, as_main=False)) if sub else UNKNOWN
+            return
+        for name, alias in s.names:
+            if name != "*":
+                env[alias or name] = pybuiltins.import_name(s.module, name) if s.level == 0 else UNKNOWN
+
+    def import_module(self, frame, dotted):
+        root = dotted.split(".")[0]
+        if root in pybuiltins.EXTERNAL_ROOTS:
+            return Ref(dotted)
+        other = self.program.resolve_module(frame.path, dotted, 0)
+        if other is not None:
+            return ModuleNS(other, self.run_module(other, as_main=False))
+        return Ref(dotted)
+
+    def make_function(self, frame, s: ir.FuncDef, env):
+        defaults = {}
+        for p in s.params:
+            if p.default is not None:
+                defaults[p.name] = self.eval(frame, p.default, env, record=False)
+        closure = None
+        if not frame.is_module:
+            closure = [env] + (frame.closure or [])
+        qual = s.unit_key
+        fn = FunctionVal(qual, s.unit_key, s.params, defaults, closure, frame.path,
+                         tuple(self._deco_name(frame, d, env) for d in s.decorators))
+        return fn
+
+    def _deco_name(self, frame, d, env):
+        """A decorator by its last name: "staticmethod", "property", "dataclass", ..."""
+        if isinstance(d, ir.Call):
+            d = d.func
+        v = self.eval(frame, d, env, record=False)
+        if isinstance(v, Ref):
+            return v.name.rsplit(".", 1)[-1]
+        if isinstance(d, ir.Name):
+            return d.id
+        if isinstance(d, ir.Attr):
+            return d.name
+        return "?"
+
+    def make_class(self, frame, s: ir.ClassDef, env):
+        bases = [self.eval(frame, b.value, env, record=False) for b in s.bases if not b.name and not b.star]
+        cls_env: dict = {}
+        # The class body runs in its own namespace that can read the enclosing one.
+        merged = dict(env)
+        sub = dict(merged)
+        self.exec_block(frame, s.body, sub)
+        for k, v in sub.items():
+            if k not in merged or merged[k] is not v:
+                cls_env[k] = v
+        import hashlib
+        digest = hashlib.sha1(repr(s).encode()).hexdigest()
+        decorators = [self._deco_name(frame, d, env) for d in s.decorators]
+        cls = ClassVal(_class_qualname(s, cls_env), bases, cls_env, digest, frame.path)
+        cls.decorators = decorators
+        cls.fields = [t.target.id for t in s.body if isinstance(t, ir.AnnAssign) and isinstance(t.target, ir.Name)]
+        return cls
+
+    # =====================================================================================
+    # Assignment
+    # =====================================================================================
+    def assign(self, frame, target, value, env, value_node, hint=True):
+        t = type(target)
+        if t is ir.Name:
+            env[target.id] = value
+            self.record(frame, target.nid, value, target=hint)
+            if value_node is not None:
+                origins = frame.entry.facts.get(("<origin>", frame.path, frame.unit.key, value_node.nid))
+                for o in origins or ():
+                    self.note_origin(frame, target.nid, o)
+        elif t is ir.TupleE or t is ir.ListE:
+            self.assign_unpack(frame, target, value, env, value_node)
+        elif t is ir.Attr:
+            obj = self.eval(frame, target.obj, env)
+            self.record(frame, target.nid, value, target=True)
+            self.set_attr(frame, obj, target.name, value)
+        elif t is ir.Subscript:
+            obj = self.eval(frame, target.obj, env)
+            index = self.eval(frame, target.index, env)
+            self.set_item(frame, obj, index, value)
+        elif t is ir.Starred:
+            self.assign(frame, target.value, value, env, value_node)
+
+    def assign_unpack(self, frame, target, value, env, value_node):
+        targets = target.elts
+        star = [i for i, x in enumerate(targets) if isinstance(x, ir.Starred)]
+        items = self.iterate(frame, value)
+        if items is None and isinstance(value, ListVal) is False and star == []:
+            # `B, C, H, W = x.shape` on a tensor of unknown rank: the rank is now known and
+            # the dims get the names the code gives them.
+            refined = self._refine_from_unpack(frame, target, value_node, env)
+            if refined is not None:
+                items = refined
+        if items is None:
+            for x in targets:
+                self.assign(frame, x, UNKNOWN, env, None)
+            return
+        if star:
+            i = star[0]
+            n_after = len(targets) - i - 1
+            if len(items) < len(targets) - 1:
+                for x in targets:
+                    self.assign(frame, x, UNKNOWN, env, None)
+                return
+            head, mid, tail = items[:i], items[i:len(items) - n_after], items[len(items) - n_after:]
+            for x, v in zip(targets[:i], head):
+                self.assign(frame, x, v, env, None)
+            self.assign(frame, targets[i], ListVal(mid, "list"), env, None)
+            for x, v in zip(targets[i + 1:], tail):
+                self.assign(frame, x, v, env, None)
+            return
+        if len(items) != len(targets):
+            tensors = is_tensor(value) or (isinstance(value, ListVal) and items
+                                           and all(is_tensor(x) for x in items))
+            if tensors and value_node is not None:
+                # e.g. `q, k, v = x.split(C, dim=2)` with two chunks: Python raises here.
+                many = len(items) > len(targets)
+                message = (f"too many values to unpack (expected {len(targets)})" if many else
+                           f"not enough values to unpack (expected {len(targets)}, got {len(items)})")
+                self.report((frame, value_node), "error", "shape-mismatch", message)
+            for x in targets:
+                self.assign(frame, x, UNKNOWN, env, None)
+            return
+        for x, v in zip(targets, items):
+            self.assign(frame, x, v, env, None)
+
+    def _refine_from_unpack(self, frame, target, value_node, env):
+        tensor_name = _shape_source(value_node)
+        if tensor_name is None or not all(isinstance(x, ir.Name) for x in target.elts):
+            return None
+        t = env.get(tensor_name)
+        if not (is_tensor(t) and t.shape is None):
+            return None
+        dims = tuple(S.sym(x.id) for x in target.elts)
+        env[tensor_name] = TensorValue(dims, t.dtype)
+        return list(dims)
+
+    def set_attr(self, frame, obj, name, value):
+        if isinstance(obj, Instance):
+            self._mutated(obj)
+            obj.attrs[name] = value
+            inner = obj.attrs.get("__container__")
+            if isinstance(inner, Container) and name != "__container__" and _is_module_value(value):
+                # nn.Sequential & co. register submodules assigned as attributes, in order.
+                keys = inner.keys if inner.keys is not None else []
+                if name in keys:
+                    inner.items[keys.index(name)] = value
+                else:
+                    inner.items.append(value)
+                    inner.keys = keys + [name]
+        elif isinstance(obj, NNModule):
+            self._mutated(obj)
+            obj.attrs[name] = value
+
+    def set_item(self, frame, obj, index, value):
+        if isinstance(obj, ListVal) and isinstance(index, int) and -len(obj.items) <= index < len(obj.items):
+            self._mutated(obj)
+            obj.items[index] = value
+        elif isinstance(obj, DictVal) and _hashable(index):
+            self._mutated(obj)
+            obj.items[index] = value
+        elif isinstance(obj, (ListVal, DictVal)):
+            self._mutated(obj)
+            if isinstance(obj, DictVal):
+                obj.items.clear()
+                obj.unknown = True
+        # Tensor item assignment (x[..] = y) does not change x's shape.
+
+    def _mutated(self, obj):
+        """A write to a heap object: calls since its creator are impure (see module doc)."""
+        values.EPOCH[0] += 1
+        for writes in self._loop_writes:
+            writes.append(obj)
+        creator = getattr(obj, "origin", None)
+        for f in reversed(self.stack):
+            if f.entry is creator:
+                return
+            f.pure = False
+        if creator is not None:
+            creator.stale = True
+
+    def new_obj(self, obj):
+        obj.origin = self.stack[-1].entry if self.stack else None
+        return obj
