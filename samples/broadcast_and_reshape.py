@@ -27,7 +27,7 @@ def reshapes():
     u = x.unsqueeze(1).squeeze(2)
     #   ^ Tensor[4, 1, 3, 32, 32]
     bad = torch.cat([x, torch.randn(4, 3, 16, 16)], dim=1)  # error: shape-mismatch
-    channels_last = x.permute(0, 2, 3, 1).view(4, -1)  # error: shape-mismatch
+    channels_last = x.permute(0, 2, 3, 1).view(4, -1)  # error: shape-mismatch; fix: Use reshape instead of view
     fine = x.permute(0, 2, 3, 1).reshape(4, -1)
     #      ^ Tensor[4, 3072]
     return flat

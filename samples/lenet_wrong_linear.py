@@ -20,7 +20,7 @@ class LeNet(nn.Module):
         #   ^ Tensor[8, 16, 4, 4]
         x = x.view(-1, self.num_flat_features(x))
         #   ^ Tensor[8, 256]
-        x = F.relu(self.fc1(x))  # error: shape-mismatch
+        x = F.relu(self.fc1(x))  # error: shape-mismatch; fix: Set in_features to 256
         x = F.relu(self.fc2(x))
         x = self.fc3(x)
         return x

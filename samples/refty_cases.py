@@ -42,7 +42,7 @@ def figure1(size):
     x = nn.Conv2d(1, 16, 3)(x)
     x = nn.AvgPool2d(2, 2)(x)
     x = x.reshape(x.size(0), -1)
-    x = nn.Linear(2704, 10)(x)  # error: shape-mismatch
+    x = nn.Linear(2704, 10)(x)  # error: shape-mismatch; fix: Set in_features to 3600
     return nn.Softmax(dim=1)(x)
 
 
@@ -108,7 +108,7 @@ def reshape_and_softmax():
 
 
 def softmax_dim():
-    return F.softmax(torch.randn(16, 10), dim=2)  # error: improper-value
+    return F.softmax(torch.randn(16, 10), dim=2)  # error: improper-value; fix: Set dim to 1
 
 
 if __name__ == "__main__":

@@ -15,5 +15,5 @@ def test_sample(path):
     text = path.read_text()
     host = AnalysisHost(workspace_root=str(path.parent))
     host.set_file(str(path), text)
-    problems = check(text, host.analyze(str(path)))
+    problems = check(text, host.analyze(str(path)), lambda d: host.verified_fixes(str(path), d))
     assert not problems, "\n".join(problems)
