@@ -344,40 +344,24 @@ def _transpose_forward(ctx, n, m, input, output_size):
                              output_padding, m["groups"], m["dilation"])
 
 
-@module("torch.nn.ConvTranspose1d")
-def ConvTranspose1d(ctx, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0,
-                    groups=1, bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
-    return _conv_module(ctx, 1, in_channels, out_channels, kernel_size, stride, padding, dilation,
-                        groups, bias, padding_mode, dtype, True, output_padding)
+def _conv_transpose_module_spec(n):
+    """nn.ConvTranspose{n}d: one declaration for the three ranks."""
+    def constructor(ctx, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                    output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
+                    device=None, dtype=None):
+        return _conv_module(ctx, n, in_channels, out_channels, kernel_size, stride, padding,
+                            dilation, groups, bias, padding_mode, dtype, True, output_padding)
+
+    def forward(ctx, m, input, output_size=None):
+        return _transpose_forward(ctx, n, m, input, output_size)
+
+    constructor.__name__ = f"ConvTranspose{n}d"
+    decl = module(f"torch.nn.ConvTranspose{n}d")(constructor)
+    decl.forward(forward)
+    return decl
 
 
-@ConvTranspose1d.forward
-def _convt1d_forward(ctx, m, input, output_size=None):
-    return _transpose_forward(ctx, 1, m, input, output_size)
-
-
-@module("torch.nn.ConvTranspose2d")
-def ConvTranspose2d(ctx, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0,
-                    groups=1, bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
-    return _conv_module(ctx, 2, in_channels, out_channels, kernel_size, stride, padding, dilation,
-                        groups, bias, padding_mode, dtype, True, output_padding)
-
-
-@ConvTranspose2d.forward
-def _convt2d_forward(ctx, m, input, output_size=None):
-    return _transpose_forward(ctx, 2, m, input, output_size)
-
-
-@module("torch.nn.ConvTranspose3d")
-def ConvTranspose3d(ctx, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0,
-                    groups=1, bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
-    return _conv_module(ctx, 3, in_channels, out_channels, kernel_size, stride, padding, dilation,
-                        groups, bias, padding_mode, dtype, True, output_padding)
-
-
-@ConvTranspose3d.forward
-def _convt3d_forward(ctx, m, input, output_size=None):
-    return _transpose_forward(ctx, 3, m, input, output_size)
+ConvTranspose1d, ConvTranspose2d, ConvTranspose3d = (_conv_transpose_module_spec(n) for n in (1, 2, 3))
 
 
 # ---------------------------------------------------------------------------------------
