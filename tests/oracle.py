@@ -13,6 +13,12 @@ import traceback
 
 def run_and_record(path: str, targets: dict) -> tuple[dict, int | None]:
     """targets: {line (0-based): {names}}. Returns ({(line, name): {shape tuples}}, error line)."""
+    seen, error_line, _ = run_and_record_with_error(path, targets)
+    return seen, error_line
+
+
+def run_and_record_with_error(path: str, targets: dict):
+    """Like run_and_record, plus the text of the exception torch raised (or None)."""
     import torch
 
     seen: dict = {}
@@ -39,16 +45,16 @@ def run_and_record(path: str, targets: dict) -> tuple[dict, int | None]:
 
         return local(frame, event, arg)
 
-    error_line = None
+    error_line, error_msg = None, None
     old = sys.gettrace()
     sys.settrace(tracer)
     try:
         runpy.run_path(path, run_name="__main__")
-    except Exception:  # noqa: BLE001 - a shape bug in the sample: where did torch raise?
-        tb = sys.exc_info()[2]
-        for fs in traceback.extract_tb(tb):
+    except Exception as exc:  # noqa: BLE001 - a shape bug in the sample: where did torch raise?
+        error_msg = f"{type(exc).__name__}: {exc}"
+        for fs in traceback.extract_tb(sys.exc_info()[2]):
             if fs.filename == path:
                 error_line = fs.lineno - 1
     finally:
         sys.settrace(old)
-    return seen, error_line
+    return seen, error_line, error_msg

@@ -61,51 +61,19 @@ def assigned_names(tree) -> dict[int, set[str]]:
 
 
 def record(path: str, out_json: str) -> None:
-    import runpy
-    import traceback
+    import importlib.util
 
     import torch
 
+    # The line tracer is the one the repo's oracle test uses (tests/oracle.py).
+    spec = importlib.util.spec_from_file_location("oracle", HERE.parent.parent / "tests" / "oracle.py")
+    oracle = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(oracle)
     torch.manual_seed(0)
-    src = Path(path).read_text()
-    targets = assigned_names(ast.parse(src))
-    seen: dict = {}
-    last_line: dict = {}
-
-    def note(frame):
-        prev = last_line.get(id(frame))
-        if prev is None:
-            return
-        for name in targets.get(prev, ()):
-            v = frame.f_locals.get(name)
-            if isinstance(v, torch.Tensor):
-                seen.setdefault((prev, name), set()).add(tuple(v.shape))
-
-    def tracer(frame, event, arg):
-        if frame.f_code.co_filename != path:
-            return None
-
-        def local(frame, event, arg):
-            if event in ("line", "return"):
-                note(frame)
-                last_line[id(frame)] = frame.f_lineno - 1 if event == "line" else None
-            return local
-
-        return local(frame, event, arg)
-
-    error_line, error_msg = None, None
+    targets = assigned_names(ast.parse(Path(path).read_text()))
     sys.argv = [path]
-    sys.settrace(tracer)
-    try:
-        with torch.no_grad():
-            runpy.run_path(path, run_name="__main__")
-    except Exception as e:  # noqa: BLE001
-        error_msg = f"{type(e).__name__}: {e}"
-        for fs in traceback.extract_tb(sys.exc_info()[2]):
-            if fs.filename == path:
-                error_line = fs.lineno - 1
-    finally:
-        sys.settrace(None)
+    with torch.no_grad():
+        seen, error_line, error_msg = oracle.run_and_record_with_error(path, targets)
     data = {"seen": [[l, n, sorted(map(list, s))] for (l, n), s in sorted(seen.items())],
             "error_line": error_line, "error_msg": error_msg}
     Path(out_json).write_text(json.dumps(data))

@@ -49,6 +49,18 @@ def _dtype_check(ctx, input, weight):
                                  f"found {_DT_TITLE.get(weight.dtype, weight.dtype)}")
 
 
+def _check_dilation_groups(ctx, dilation, groups, w):
+    """Checks shared by convolutions and transposed convolutions, in PyTorch's order."""
+    _positive(ctx, dilation, "dilation")
+    ctx.require(S.gt(groups, 0), ILLEGAL_VALUE, "non-positive groups is not supported")
+    ctx.require(S.ge(w[0], 1), SHAPE_MISMATCH,
+                f"Given groups={_t(groups)}, expected weight to be at least {_t(groups)} at dimension 0, "
+                f"but got weight of size {_sz(w)} instead")
+    ctx.require(S.eq(S.mod(w[0], groups), 0), SHAPE_MISMATCH,
+                f"Given groups={_t(groups)}, expected weight to be divisible by {_t(groups)} at dimension 0, "
+                f"but got weight of size [{_sz(w)}] instead")
+
+
 def _positive(ctx, values, what):
     for v in values:
         ctx.require(S.gt(v, 0), ILLEGAL_VALUE, f"non-positive {what} is not supported")
@@ -83,14 +95,7 @@ def conv_nd(ctx, n, input, weight, bias, stride, padding, dilation, groups):
     _positive(ctx, stride, "stride")
     for p in pad:
         ctx.require(S.ge(p, 0), ILLEGAL_VALUE, "negative padding is not supported")
-    _positive(ctx, dilation, "dilation")
-    ctx.require(S.gt(groups, 0), ILLEGAL_VALUE, "non-positive groups is not supported")
-    ctx.require(S.ge(w[0], 1), SHAPE_MISMATCH,
-                f"Given groups={_t(groups)}, expected weight to be at least {_t(groups)} at dimension 0, "
-                f"but got weight of size {_sz(w)} instead")
-    ctx.require(S.eq(S.mod(w[0], groups), 0), SHAPE_MISMATCH,
-                f"Given groups={_t(groups)}, expected weight to be divisible by {_t(groups)} at dimension 0, "
-                f"but got weight of size [{_sz(w)}] instead")
+    _check_dilation_groups(ctx, dilation, groups, w)
     channels = S.mul(w[1], groups)
     ctx.require(S.eq(xb[1], channels), SHAPE_MISMATCH,
                 f"Given groups={_t(groups)}, weight of size {_sz(w)}, expected input{_sz(xb)} to have "
@@ -166,14 +171,7 @@ def conv_transpose_nd(ctx, n, input, weight, bias, stride, padding, output_paddi
         ctx.require(S.ge(p, 0), ILLEGAL_VALUE, "negative padding is not supported")
     for p in opad:
         ctx.require(S.ge(p, 0), ILLEGAL_VALUE, "negative output_padding is not supported")
-    _positive(ctx, dilation, "dilation")
-    ctx.require(S.gt(groups, 0), ILLEGAL_VALUE, "non-positive groups is not supported")
-    ctx.require(S.ge(w[0], 1), SHAPE_MISMATCH,
-                f"Given groups={_t(groups)}, expected weight to be at least {_t(groups)} at dimension 0, "
-                f"but got weight of size {_sz(w)} instead")
-    ctx.require(S.eq(S.mod(w[0], groups), 0), SHAPE_MISMATCH,
-                f"Given groups={_t(groups)}, expected weight to be divisible by {_t(groups)} at dimension 0, "
-                f"but got weight of size [{_sz(w)}] instead")
+    _check_dilation_groups(ctx, dilation, groups, w)
     ctx.require(S.eq(xb[1], w[0]), SHAPE_MISMATCH,
                 f"Given transposed=1, weight of size {_sz(w)}, expected input{_sz(xb)} to have "
                 f"{_t(w[0])} channels, but got {_t(xb[1])} channels instead",
