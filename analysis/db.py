@@ -85,8 +85,8 @@ class AnalysisHost:
             state = self.files[path]
         if state.units_text != state.text:
             try:
-                module = state.tree.update(state.text, self.query_log)
-                state.units = lower_module(module, state.lower_cache, self.query_log, state.tree.lines)
+                segments = state.tree.update(state.text, self.query_log)
+                state.units = lower_module(segments, state.lower_cache, self.query_log, state.tree.lines)
             except RecursionError:
                 state.units = {}
             state.units_text = state.text

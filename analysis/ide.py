@@ -62,7 +62,7 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
         if unit is None:
             continue
         # Facts of a def whose contributing runs did not change are reused as they are.
-        signature = (tuple(sorted(e.id for e in entries)), unit.line_shift, unit.stamp,
+        signature = (tuple(sorted(e.id for e in entries)), unit.shift(), unit.stamp,
                      unit_key in widen)
         hit = cache.get((path, unit_key))
         if hit is None or hit[0] != signature:

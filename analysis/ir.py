@@ -268,26 +268,36 @@ class Simple(Node):
 class Unit:
     """The lowered body of one def (or of the module's top level).
 
-    `body` and `params` are the hashed part; `spans` maps nid -> (start, end) in absolute
-    source positions and `texts` maps nid -> source text, for results only.
+    `body` and `params` are the hashed part; `spans` maps nid -> (start, end) and `texts`
+    maps nid -> source text, for results only. Spans are in the lines of the parse they
+    came from: `span()` adds `line_shift` (the def moved within its segment's parse) and the
+    offset of the segment it belongs to (`anchor`, see analysis.syntax), so moving a def or
+    a whole segment changes no table. The module's unit gets tables that look each nid up in
+    its own segment and return file lines already.
     """
 
     key: str  # qualified name: "<module>", "Net.forward", "Net.forward.<locals>.helper"
     kind: str  # "module" | "function"
     body: tuple
     params: tuple = ()
-    spans: dict = field(default_factory=dict)
-    texts: dict = field(default_factory=dict)
+    spans: Any = field(default_factory=dict)
+    texts: Any = field(default_factory=dict)
     digest: str = ""  # content hash of body and params
-    name_span: tuple | None = None  # span of the def's name
-    signature_span: tuple | None = None  # span of the `def ...:` line (for annotations)
     line_shift: int = 0  # lines to add to `spans` (the def moved since it was lowered)
     stamp: int = 0  # unique per lowering: identifies this span table
+    anchor: Any = None  # the segment whose `offset` turns parse lines into file lines
+
+    def shift(self) -> int:
+        """Lines to add to the recorded spans to get file lines."""
+        return self.line_shift + (self.anchor.offset if self.anchor is not None else 0)
 
     def span(self, nid):
-        """The absolute span of node `nid`, or None."""
-        sp = self.spans.get(nid)
-        if sp is None or not self.line_shift:
-            return sp
-        (a, b), (c, d) = sp
-        return ((a + self.line_shift, b), (c + self.line_shift, d))
+        """The file span of node `nid`, or None."""
+        return _moved(self.spans.get(nid), self.shift())
+
+
+def _moved(span, shift):
+    if span is None or not shift:
+        return span
+    (a, b), (c, d) = span
+    return ((a + shift, b), (c + shift, d))

@@ -17,15 +17,58 @@ from . import ir
 _BINOPS = {"+", "-", "*", "/", "//", "%", "**", "@", "<<", ">>", "&", "|", "^"}
 
 
-def lower_module(module: pt.Module, cache: dict | None = None, log: list | None = None,
+def lower_module(segments: list, cache: dict | None = None, log: list | None = None,
                  lines: list | None = None) -> dict:
     """All units of a parsed file: {"<module>": Unit, "Net.forward": Unit, ...}.
 
-    `lines` (the text split with line ends kept) lets a def's source be sliced from the text
-    instead of rebuilt from the tree, which keeps the cache check cheap."""
+    `segments`: the file's top-level statements (analysis.syntax.Segment); `lines`: the text
+    split with line ends kept, so sources are sliced from the text instead of rebuilt from
+    the tree. A segment keeps its own lowering; only segments parsed anew are lowered again,
+    and inside them only the defs whose text changed (`cache`)."""
     units: dict = {}
-    _Lowerer(units, cache if cache is not None else {}, log, lines).module(module)
+    _Lowerer(units, cache if cache is not None else {}, log, lines).module(segments)
     return units
+
+
+_LOCAL_BITS = 20  # a module-level nid is (segment ident << _LOCAL_BITS) + its index there
+
+
+class _SegmentIR:
+    """What one segment contributes to the module: its statements, their span and text
+    tables, and the function units of its defs (anchored to the segment)."""
+
+    __slots__ = ("skeleton", "ident", "base", "body", "spans", "texts", "fn_units")
+
+    def __init__(self, skeleton: bytes):
+        self.skeleton = skeleton  # digest of the code the module's IR depends on
+        self.ident = None  # (occurrence, salt) the base was made from
+        self.base = 0
+        self.body: tuple = ()
+        self.spans: dict = {}
+        self.texts: dict = {}
+        self.fn_units: dict = {}
+
+
+class _ModuleTable:
+    """The module unit's span or text table: each nid is looked up in its segment."""
+
+    __slots__ = ("by_base", "spans")
+
+    def __init__(self, by_base: dict, spans: bool):
+        self.by_base = by_base
+        self.spans = spans
+
+    def get(self, nid, default=None):
+        seg = self.by_base.get(nid >> _LOCAL_BITS) if isinstance(nid, int) else None
+        if seg is None:
+            return default
+        if not self.spans:
+            return seg.lowered.texts.get(nid, default)
+        sp = seg.lowered.spans.get(nid)
+        if sp is None:
+            return default
+        (a, b), (c, d) = sp
+        return ((a + seg.offset, b), (c + seg.offset, d))
 
 
 class _Lowerer:
@@ -34,83 +77,148 @@ class _Lowerer:
         self.cache = cache
         self.log = log
         self.lines = lines
+        self.off = 0  # file line = parse line + off, for the segment being lowered
+        self.anchor = None  # that segment
+        self.added: dict | None = None  # function units made while lowering a segment
 
     def source(self, node) -> str:
-        """The node's code without its prefix, sliced from the text when we have it."""
-        if self.lines is None:
-            return node.get_code(include_prefix=False)
+        """The node's code without its prefix, sliced from the text."""
         return self.slice(node.start_pos, node.end_pos)
 
     def slice(self, start, end) -> str:
         (l1, c1), (l2, c2) = start, end
+        l1 += self.off
+        l2 += self.off
         if l1 == l2:
             return self.lines[l1 - 1][c1:c2]
         return self.lines[l1 - 1][c1:] + "".join(self.lines[l1:l2 - 1]) + self.lines[l2 - 1][:c2]
 
-    def text_of(self, start, end, nodes) -> str | None:
+    def text_of(self, start, end) -> str | None:
         """Source text for a span (None when longer than hovers need)."""
         if end[0] - start[0] > 4:
             return None
-        if self.lines is not None:
-            return self.slice(start, end)
-        return "".join(n.get_code(include_prefix=k > 0) for k, n in enumerate(nodes))
+        return self.slice(start, end)
 
-    def module(self, module):
-        b = _UnitBuilder(self, "<module>", "")
-        body = b.suite(module.children)
-        self._finish(b, "<module>", "module", body, ())
+    # -- the module: one lowering per segment -------------------------------------------
+    def module(self, segments):
+        counts: dict = {}
+        by_base: dict = {}
+        body: list = []
+        idents = []
+        for seg in segments:
+            low = seg.lowered
+            if low is None:
+                low = seg.lowered = _SegmentIR(self._skeleton(seg))
+            k = counts.get(low.skeleton, 0)
+            counts[low.skeleton] = k + 1
+            salt = 0
+            while True:
+                base = _base(low.skeleton, k, salt)
+                if base not in by_base:
+                    break
+                salt += 1  # two segments' idents collide (about 1 in 10^12): pick another
+            if low.ident != (k, salt):
+                self._lower_segment(seg, low, base, (k, salt))
+            elif low.fn_units:
+                self.units.update(low.fn_units)
+            by_base[base] = seg
+            body.extend(low.body)
+            idents.append(low.skeleton + k.to_bytes(4, "little"))
+        digest = hashlib.sha1(b"".join(idents)).hexdigest()
+        self.units["<module>"] = ir.Unit("<module>", "module", tuple(body), (),
+                                         _ModuleTable(by_base, True), _ModuleTable(by_base, False),
+                                         digest, 0, next(_STAMPS))
 
-    def _finish(self, b, key, kind, body, params, name_span=None, signature_span=None):
+    def _lower_segment(self, seg, low: _SegmentIR, base: int, ident) -> None:
+        self.off, self.anchor, self.added = seg.offset, seg, {}
+        b = _UnitBuilder(self, "<module>", "", base << _LOCAL_BITS)
+        try:
+            low.body = b.suite(seg.nodes)
+        except RecursionError:
+            low.body = ()
+        low.base, low.ident, low.spans, low.texts = base, ident, b.spans, b.texts
+        low.fn_units = self.added
+        self.added = None
+
+    def _skeleton(self, seg) -> bytes:
+        """A digest of the segment's code minus the bodies of its defs: the module's IR
+        depends on nothing else (a def's body is its own unit), so editing inside a method
+        keeps the module's digest, and with it every memoized result of the module."""
+        self.off = seg.offset
+        cuts = []
+        stack = list(seg.nodes)
+        while stack:
+            n = stack.pop()
+            if n.type == "funcdef":
+                cuts.append((n.children[-1].start_pos, n.children[-1].end_pos))
+            elif n.type in _HOLDS_DEFS:
+                stack.extend(n.children)
+        nodes = [n for n in seg.nodes if n.type != "endmarker"]
+        if not nodes:
+            return hashlib.blake2b(b"", digest_size=12).digest()
+        cuts.sort()
+        h = hashlib.blake2b(digest_size=12)
+        at = nodes[0].start_pos
+        for a, b in cuts:
+            h.update(self.slice(at, a).encode("utf-8", "surrogatepass"))
+            h.update(b"\0")
+            at = b
+        h.update(self.slice(at, nodes[-1].end_pos).encode("utf-8", "surrogatepass"))
+        return h.digest()
+
+    def _finish(self, b, key, body, params):
         digest = hashlib.sha1(repr((body, params)).encode()).hexdigest()
-        self.units[key] = ir.Unit(key, kind, body, params, b.spans, b.texts, digest,
-                                  name_span, signature_span, 0, next(_STAMPS))
+        self.units[key] = ir.Unit(key, "function", body, params, b.spans, b.texts, digest,
+                                  0, next(_STAMPS), self.anchor)
 
     def funcdef(self, node, key: str):
         """Lower a def's own unit (cached by its code) and its nested defs."""
         code = self.source(node)
         start = node.start_pos
         cached = self.cache.get(key)
-        if cached is not None and cached[0] == code:
-            units = cached[1]
+        if cached is not None and cached[0] == code and cached[2][1] == start[1]:
             shift = start[0] - cached[2][0]
-            if shift:
-                units = {k: _shift_unit(u, shift) for k, u in units.items()}
-                self.cache[key] = (code, units, start)
-            self.units.update(units)
-            return
-        if self.log is not None:
-            self.log.append(f"lower:{key}")
-        before = set(self.units)
-        b = _UnitBuilder(self, key, key + ".<locals>.")
-        params = b.params(node)
-        body = b.suite(node.children[-1].children if node.children[-1].type == "suite" else [node.children[-1]])
-        name = node.name
-        sig_end = node.children[-2].end_pos if len(node.children) >= 2 else node.end_pos
-        self._finish(b, key, "function", body, params,
-                     (name.start_pos, name.end_pos), (node.start_pos, sig_end))
-        mine = {k: self.units[k] for k in set(self.units) - before}
-        self.cache[key] = (code, mine, start)
+            units = {k: _moved_unit(u, shift, self.anchor) for k, u in cached[1].items()}
+        else:
+            if self.log is not None:
+                self.log.append(f"lower:{key}")
+            before = set(self.units)
+            b = _UnitBuilder(self, key, key + ".<locals>.")
+            params = b.params(node)
+            body = b.suite(node.children[-1].children if node.children[-1].type == "suite" else [node.children[-1]])
+            self._finish(b, key, body, params)
+            units = {k: self.units[k] for k in set(self.units) - before}
+            units[key] = self.units[key]
+            self.cache[key] = (code, units, start)
+        self.units.update(units)
+        if self.added is not None:
+            self.added.update(units)
 
 
-def _shift_unit(u: ir.Unit, shift: int) -> ir.Unit:
-    """The same unit moved by `shift` lines: O(1), the span table is shared."""
-    def mv(span):
-        (a, b), (c, d) = span
-        return ((a + shift, b), (c + shift, d))
+# Nodes that can hold a def whose body is not part of the module's IR.
+_HOLDS_DEFS = {"classdef", "decorated", "async_funcdef", "async_stmt", "suite", "if_stmt",
+               "for_stmt", "while_stmt", "try_stmt", "with_stmt"}
 
+
+def _base(skeleton: bytes, k: int, salt: int) -> int:
+    data = skeleton + k.to_bytes(4, "little") + salt.to_bytes(2, "little")
+    return int.from_bytes(hashlib.blake2b(data, digest_size=5).digest(), "little")
+
+
+def _moved_unit(u: ir.Unit, shift: int, anchor) -> ir.Unit:
+    """The same unit at another place: O(1), the span table is shared."""
     return ir.Unit(u.key, u.kind, u.body, u.params, u.spans, u.texts, u.digest,
-                   mv(u.name_span) if u.name_span else None,
-                   mv(u.signature_span) if u.signature_span else None, u.line_shift + shift, u.stamp)
+                   shift, u.stamp, anchor)
 
 
 class _UnitBuilder:
     """Lowers the statements of one unit, numbering nodes in source order."""
 
-    def __init__(self, owner: _Lowerer, key: str, prefix: str):
+    def __init__(self, owner: _Lowerer, key: str, prefix: str, first_id: int = 0):
         self.owner = owner
         self.key = key
         self.prefix = prefix  # qualified-name prefix for defs found here
-        self.next_id = 0
+        self.next_id = first_id
         self.spans: dict = {}
         self.texts: dict = {}
         self.class_stack: list = []
@@ -120,7 +228,7 @@ class _UnitBuilder:
         self.next_id += 1
         if node is not None:
             self.spans[nid] = (node.start_pos, node.end_pos)
-            code = self.owner.text_of(node.start_pos, node.end_pos, [node])
+            code = self.owner.text_of(node.start_pos, node.end_pos)
             if code is not None and len(code) <= 200:
                 self.texts[nid] = code.strip() if node.type != "name" else code
         return nid
@@ -579,7 +687,7 @@ class _UnitBuilder:
         self.next_id += 1
         start, end = children[0].start_pos, children[upto].end_pos
         self.spans[nid] = (start, end)
-        code = self.owner.text_of(start, end, children[: upto + 1])
+        code = self.owner.text_of(start, end)
         if code is not None and len(code) <= 200:
             self.texts[nid] = code
         return nid

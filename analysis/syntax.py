@@ -1,81 +1,184 @@
-"""Parse trees, owned here: one parso tree per file, updated by our own DiffParser.
+"""Parse trees, owned here: one parso parse per top-level statement ("segment").
 
-parso's DiffParser edits the old tree in place, so nothing outside this module keeps parso
-nodes across edits (lowering copies what it needs into the IR). We never use parso's
-global cache (jedi shares it). Any failure of the diff parser, or a tree that does not
-cover the new text, falls back to a full parse. Trees with syntax errors are kept as the
-diff parser made them: tests/test_incremental.py checks that results still equal a fresh
-analysis on random edit sequences that break and mend the syntax.
+A file is kept as a list of segments. A segment is one top-level statement (a class, a def,
+a driver line) together with the blank and comment lines before it, parsed as part of a
+region: its parso nodes carry line numbers relative to that region, and `offset` turns them
+into lines of the file. An edit re-parses only the segments it touches (plus the one before,
+which an indented line or an `else:` can extend), and moves the segments after it by
+changing one integer each. That keeps an edit's parse cost independent of the file's size,
+which parso's own DiffParser is not (it diffs every line and shifts every node after the
+edit).
+
+Why a region re-parse equals the full parse: a segment starts where the parser is back at
+the top level with no open bracket or string, so parsing from there depends only on the
+text that follows. A region ends where the next, unchanged segment still parses as the same
+top-level statement (checked by parsing it along with the region); if it does not (an
+unclosed bracket or string swallowed it), the region grows. tests/test_syntax.py checks
+segment by segment against a full parse on random edits, broken syntax included.
+
+We never use parso's global cache (jedi shares it).
 """
 from __future__ import annotations
 
+import bisect
+
 import parso
-from parso.python.diff import DiffParser
 from parso.utils import split_lines
 
 _GRAMMAR = parso.load_grammar()
+_ERRORS = ("error_node", "error_leaf")
+
+
+class Segment:
+    """One top-level statement (or a few that cannot be told apart, in broken code)."""
+
+    __slots__ = ("nodes", "start", "end", "offset", "lowered", "__weakref__")
+
+    def __init__(self, nodes: list, start: int, end: int, offset: int):
+        self.nodes = nodes  # parso nodes, lines relative to the region they were parsed in
+        self.start = start  # first line of the file it covers (1-based, its prefix included)
+        self.end = end  # first line after it
+        self.offset = offset  # file line = node line + offset
+        self.lowered = None  # the lowering of this segment (analysis.lower keeps it here)
+
+    def move(self, delta: int) -> None:
+        self.start += delta
+        self.end += delta
+        self.offset += delta
 
 
 class SyntaxTree:
     def __init__(self):
-        self.module = None
+        self.segments: list[Segment] | None = None
         self.lines: list[str] | None = None
         self.text: str | None = None
-        self.has_errors = False
+        self.reparsed_lines = 0  # lines parsed by the last update (for the benchmarks)
 
-    def update(self, text: str, log: list | None = None):
-        """Bring the tree to `text`; returns the parso module."""
-        if text == self.text and self.module is not None:
-            return self.module
+    def update(self, text: str, log: list | None = None) -> list[Segment]:
+        """Bring the segments to `text`; returns them."""
+        if text == self.text and self.segments is not None:
+            return self.segments
         new_lines = split_lines(text, keepends=True)
-        errors = None
-        if self.module is not None and self.lines is not None:
+        done = False
+        if self.segments is not None and self.lines is not None:
             try:
-                parser = DiffParser(_GRAMMAR._pgen_grammar, _GRAMMAR._tokenizer, self.module)
-                self.module = parser.update(old_lines=self.lines, new_lines=new_lines)
-                if self.module.end_pos != _end_pos(new_lines):
-                    raise ValueError("diff parse does not cover the new text")
-                errors = _has_errors(self.module)
-                if log is not None:
-                    log.append("diffparse")
-            except Exception:  # noqa: BLE001 - any DiffParser failure: parse from scratch
-                self.module = None
-                errors = None
-        if self.module is None:
-            self.module = _GRAMMAR.parse(text, error_recovery=True)
+                done = self._reparse_regions(new_lines)
+                if done and log is not None:
+                    log.append("reparse")
+            except RecursionError:
+                raise
+            except Exception:  # noqa: BLE001 - any surprise: parse the whole file instead
+                done = False
+        if not done:
+            module = _GRAMMAR.parse(text, error_recovery=True, cache=False)
+            self.segments = _split(module.children, 0, len(new_lines) + 1)
+            self.reparsed_lines = len(new_lines)
             if log is not None:
                 log.append("parse")
         self.lines = new_lines
         self.text = text
-        self.has_errors = _has_errors(self.module) if errors is None else errors
-        return self.module
+        return self.segments
 
-
-# parso's error recovery puts error nodes among the statements of a block, so only
-# statement containers need to be searched, not expressions.
-_BLOCKS = {"file_input", "suite", "funcdef", "classdef", "async_funcdef", "decorated",
-           "async_stmt", "if_stmt", "for_stmt", "while_stmt", "try_stmt", "with_stmt",
-           "error_node"}
-
-
-def _has_errors(node) -> bool:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        for c in n.children:
-            t = c.type
-            if t == "error_node" or t == "error_leaf":
+    # -- incremental ------------------------------------------------------------------------
+    def _reparse_regions(self, new: list[str]) -> bool:
+        old, segs = self.lines, self.segments
+        n = min(len(old), len(new))
+        p = 0  # lines equal at the start
+        while p < n and old[p] == new[p]:
+            p += 1
+        if p == len(old) == len(new):
+            self.reparsed_lines = 0
+            return True
+        s = 0  # lines equal at the end (not overlapping the start)
+        while s < n - p and old[-1 - s] == new[-1 - s]:
+            s += 1
+        delta = len(new) - len(old)
+        first = p + 1  # first changed line (old and new numbering agree up to it)
+        last = max(len(old) - s, first)  # last changed line of the old text
+        i = _find(segs, first)
+        if first <= segs[i].nodes[0].start_pos[0] + segs[i].offset and i > 0:
+            i -= 1  # the change reaches the segment's first line: it may extend the one before
+        j = _find(segs, last)
+        grow = 1
+        while True:
+            ext = segs[j + 1] if j + 1 < len(segs) else None
+            a = segs[i].start
+            if ext is None:
+                region = new[a - 1:]
+                fresh = _split(_parse(region).children, a - 1, len(new) + 1)
+                self.segments = segs[:i] + fresh
+                self.reparsed_lines = len(region)
                 return True
-            if t in _BLOCKS:
-                stack.append(c)
-    return False
+            # The region, plus the next (unchanged) segment up to its first line of code: the
+            # tokens of the region are then exactly those of a full parse, and the region is
+            # done if that next segment still starts a top-level statement right after it.
+            b = ext.start + delta
+            head = ext.nodes[0].start_pos[0] + ext.offset + delta
+            region = new[a - 1: head]
+            children = _parse(region).children
+            k = _child_at(children, head - a + 1)
+            if k is not None and k > 0:
+                before = children[k - 1]
+                if before.type not in _ERRORS and before.end_pos == (b - a + 1, 0):
+                    self._splice(i, j, _split(children[:k], a - 1, b), delta)
+                    self.reparsed_lines = len(region)
+                    return True
+            j = min(len(segs) - 1, j + grow)
+            grow *= 2
+
+    def _splice(self, i: int, j: int, fresh: list, delta: int) -> None:
+        """Segments i..j become `fresh`; the ones after move by `delta` lines."""
+        segs = self.segments
+        if delta:
+            for seg in segs[j + 1:]:
+                seg.move(delta)
+        self.segments = segs[:i] + fresh + segs[j + 1:]
 
 
-def _end_pos(lines) -> tuple:
-    """Where a parso module of these (keepends) lines ends: (last line number, its length)."""
-    if not lines:
-        return (1, 0)
-    last = lines[-1]
-    if last.endswith(("\n", "\r")):
-        return (len(lines) + 1, 0)
-    return (len(lines), len(last))
+def _parse(lines: list[str]):
+    return _GRAMMAR.parse("".join(lines), error_recovery=True, cache=False)
+
+
+def _child_at(children: list, line: int):
+    """Index of the top-level node starting at column 0 of `line` (region lines), or None."""
+    for k in range(len(children) - 1, -1, -1):
+        pos = children[k].start_pos
+        if pos[0] < line:
+            return None
+        if pos == (line, 0):
+            return k
+    return None
+
+
+def _find(segs: list[Segment], line: int) -> int:
+    """Index of the segment holding `line` (the last one for lines past the end)."""
+    k = bisect.bisect_right(segs, line, key=lambda s: s.start) - 1
+    return min(max(k, 0), len(segs) - 1)
+
+
+def _split(children: list, offset: int, stop: int) -> list[Segment]:
+    """Segments of a parsed region's top-level nodes. `offset`: file line of the region's
+    line 0; `stop`: the file line after the region. A new segment starts after a node that
+    ends a line cleanly (not an error node) and before a node in column 0: only there is
+    the parser back at the top level with nothing open. A region's endmarker with no text of
+    its own (the region ended right after a newline) is dropped; at the end of a file it
+    is a segment holding the trailing comments."""
+    segs: list[Segment] = []
+    current: list = []
+    start = 1 + offset
+    for k, node in enumerate(children):
+        if node.type == "endmarker" and not node.prefix and node.start_pos[1] == 0 and (current or segs):
+            break
+        current.append(node)
+        nxt = children[k + 1] if k + 1 < len(children) else None
+        if nxt is None:
+            break
+        if node.end_pos[1] == 0 and node.type not in _ERRORS and nxt.start_pos[1] == 0:
+            end = node.end_pos[0] + offset
+            segs.append(Segment(current, start, end, offset))
+            current, start = [], end
+    if current:
+        segs.append(Segment(current, start, stop, offset))
+    elif segs:
+        segs[-1].end = stop
+    return segs

@@ -1,0 +1,65 @@
+"""Segments re-parsed per edit equal a full parse of the new text, node for node."""
+import random
+from pathlib import Path
+
+import pytest
+from parso.utils import split_lines
+
+from shapesense.analysis.syntax import _GRAMMAR, SyntaxTree, _split
+
+SAMPLES = sorted((Path(__file__).parent.parent / "samples").glob("*.py"))
+
+# Pieces that open and close brackets, strings and blocks, change indentation and line ends.
+PIECES = ["x = (", ")", '"""', "'", "class A:\n", "    def f(self):\n", "        return 1\n",
+          "else:\n", "if x:\n", "  ", "\n", "# c\n", "@d\n", "def g():\n", "    pass\n",
+          "y = [1,\n", "]", "\\\n", "try:\n", "except E:\n", "é😀", "\r\n", "\t", "lambda: (",
+          "f'{x'", "async def h():\n", "    await x\n", "x = 1; y = 2\n", "  \n", ""]
+
+
+def _dump(segments) -> list:
+    """Every segment's lines and every node of it, in file lines."""
+    out = []
+    for seg in segments:
+        out.append(("segment", seg.start, seg.end))
+        stack = [(n, seg.offset) for n in reversed(seg.nodes)]
+        while stack:
+            node, off = stack.pop()
+            if hasattr(node, "children"):
+                out.append((node.type,))
+                stack.extend((c, off) for c in reversed(node.children))
+            else:
+                out.append((node.type, node.value, node.prefix, node.start_pos[0] + off, node.start_pos[1]))
+    return out
+
+
+def _full(text: str) -> list:
+    module = _GRAMMAR.parse(text, error_recovery=True, cache=False)
+    return _dump(_split(module.children, 0, len(split_lines(text)) + 1))
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+def test_random_edits_reparse_like_a_full_parse(sample):
+    rnd = random.Random(sample.name)
+    for _ in range(6):
+        text = sample.read_text()
+        tree = SyntaxTree()
+        tree.update(text)
+        for _ in range(25):
+            a = rnd.randrange(len(text) + 1)
+            b = min(len(text), a + rnd.choice([0, 0, 1, 2, 5, 20, 200]))
+            text = text[:a] + rnd.choice(PIECES) + text[b:]
+            assert _dump(tree.update(text)) == _full(text), text
+
+
+def test_an_edit_inside_a_def_reparses_only_its_segment():
+    text = "".join(f"def f{i}(x):\n    return x + {i}\n\n\n" for i in range(200))
+    tree = SyntaxTree()
+    tree.update(text)
+    edited = text.replace("return x + 100\n", "return x * 100\n")
+    tree.update(edited)
+    assert 0 < tree.reparsed_lines <= 8
+    assert _dump(tree.segments) == _full(edited)
+    # an unclosed bracket swallows what follows: the region grows until it closes
+    opened = edited.replace("return x * 100\n", "return (x * 100\n")
+    tree.update(opened)
+    assert _dump(tree.segments) == _full(opened)
