@@ -7,6 +7,7 @@ from .results import Diagnostic, FileAnalysis, Fix, Related, ShapeFact, Span, Te
 from functools import lru_cache
 
 from .values import ListVal, value_key
+from .lower import LOCAL_BITS
 
 
 @lru_cache(maxsize=4096)
@@ -56,22 +57,7 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
                 diags.setdefault(rec.key(), rec)
 
     result = FileAnalysis(path)
-    cache = host.fact_cache
-    for unit_key, entries in by_unit.items():
-        unit = units.get(unit_key)
-        if unit is None:
-            continue
-        # Facts of a def whose contributing runs did not change are reused as they are.
-        signature = (tuple(sorted(e.id for e in entries)), unit.shift(), unit.stamp,
-                     unit_key in widen)
-        hit = cache.get((path, unit_key))
-        if hit is None or hit[0] != signature:
-            hit = (signature, _unit_facts(engine, path, unit, entries, unit_key in widen))
-            cache[(path, unit_key)] = hit
-        result.facts.extend(hit[1])
-    for key in [k for k in cache if k[0] == path and k[1] not in by_unit]:
-        del cache[key]
-    result.facts.sort(key=_fact_order)
+    result.facts = _collect_facts(host, engine, path, units, by_unit, widen)
 
     for rec in diags.values():
         unit = units.get(rec.unit[1])
@@ -105,8 +91,80 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
         for name, n in entry.unknown_ops.items():
             unknown_ops[name] = unknown_ops.get(name, 0) + n
     result.unknown_ops = unknown_ops
-    result.annotations = _annotation_fixes(host, path, result.facts, host.settings.annotation_style)
+    result.make_annotations = _annotation_maker(host, path, result.facts, host.settings.annotation_style)
     return result
+
+
+class _FactGroup:
+    """The facts of one def, or of one top-level statement of the module, with spans in
+    the lines they were recorded in; `at(shift)` gives them in file lines. A group is
+    recomputed when the runs behind it or its span table change, and only re-placed when
+    the lines above it move."""
+
+    __slots__ = ("signature", "raw", "shift", "facts")
+
+    def __init__(self, signature, raw: list):
+        self.signature = signature
+        self.raw = raw  # [(recorded span, (text, shape, origin, is_target, variants))]
+        self.shift = None
+        self.facts: list = []
+
+    def at(self, shift: int) -> list:
+        if shift != self.shift:
+            self.facts = [ShapeFact(Span((l1 - 1 + shift, c1), (l2 - 1 + shift, c2)), *rest)
+                          for ((l1, c1), (l2, c2)), rest in self.raw]
+            self.shift = shift
+        return self.facts
+
+
+def _collect_facts(host, engine, path, units, by_unit, widen) -> list:
+    cache = host.fact_cache
+    used = set()
+    out: list = []
+    for unit_key, entries in by_unit.items():
+        unit = units.get(unit_key)
+        if unit is None:
+            continue
+        runs = (tuple(sorted(e.id for e in entries)), unit_key in widen)
+        if unit.kind != "module":
+            key = (path, unit_key)
+            used.add(key)
+            group = cache.get(key)
+            if group is None or group.signature != (runs, unit.stamp):
+                facts = _unit_facts(engine, path, unit_key, entries, runs[1])
+                group = cache[key] = _FactGroup((runs, unit.stamp), _placed(facts, unit.spans, unit.texts))
+            out.extend(group.at(unit.shift()))
+            continue
+        # The module: one group per segment (analysis.lower), so an edit re-places the
+        # facts of the statements below it instead of recomputing them.
+        key = (path, unit_key)
+        used.add(key)
+        per_segment = cache.get(key)
+        if per_segment is None or per_segment[0] != runs:
+            facts = _unit_facts(engine, path, unit_key, entries, runs[1])
+            buckets: dict = {}
+            for fact in facts:
+                buckets.setdefault(fact[0] >> LOCAL_BITS, []).append(fact)
+            per_segment = cache[key] = (runs, buckets)
+        for base, facts in per_segment[1].items():
+            seg = unit.spans.by_base.get(base)
+            if seg is None:
+                continue
+            low = seg.lowered
+            gkey = (path, unit_key, base)
+            used.add(gkey)
+            group = cache.get(gkey)
+            if group is None or group.signature != (runs, low.stamp):
+                group = cache[gkey] = _FactGroup((runs, low.stamp), _placed(facts, low.spans, low.texts))
+            out.extend(group.at(seg.offset))
+    for key in [k for k in cache if k[0] == path and k not in used]:
+        del cache[key]
+    out.sort(key=_fact_order)
+    return out
+
+
+def _placed(facts, spans, texts) -> list:
+    return [(spans[f[0]], (texts.get(f[0], ""),) + f[1:]) for f in facts if f[0] in spans]
 
 
 def _unknown_dims(v):
@@ -119,7 +177,7 @@ def _unknown_dims(v):
 
 
 def _fact_order(f):
-    return (f.span.start, f.span.end)
+    return f.span
 
 
 def _fact_units(entry, path) -> set:
@@ -143,9 +201,9 @@ def _widened_units(entry, path) -> set:
     return cached.get(path, set())
 
 
-def _unit_facts(engine, path, unit, entries, widened) -> list:
-    """The ShapeFacts of one unit, from the live entries that ran it."""
-    unit_key = unit.key
+def _unit_facts(engine, path, unit_key, entries, widened) -> list:
+    """The facts of one unit, from the live entries that ran it, as
+    (nid, shape, origin, is_target, variants) tuples."""
     facts: dict = {}
     origins: dict = {}
     targets: set = set()
@@ -173,9 +231,6 @@ def _unit_facts(engine, path, unit, entries, widened) -> list:
                         bucket.append(v)
     out = []
     for nid, vals in facts.items():
-        span = _span(unit, nid)
-        if span is None:
-            continue
         vals = sorted(vals, key=value_text)  # the order calls ran in must not matter
         joined = _join_all(engine, vals)
         variants = tuple(sorted({value_text(v) for v in vals})) if len(vals) > 1 else ()
@@ -188,8 +243,7 @@ def _unit_facts(engine, path, unit, entries, widened) -> list:
             variants = variants or (value_text(vals[0]),)
             variants = variants + ("…",)
         origin = "; ".join(sorted(origins.get(nid, []))[:3])
-        out.append(ShapeFact(span, unit.texts.get(nid, ""), value_text(joined),
-                             origin or _origin_text(vals), nid in targets, variants))
+        out.append((nid, value_text(joined), origin or _origin_text(vals), nid in targets, variants))
     return out
 
 
@@ -199,24 +253,28 @@ def _origin_text(vals) -> str:
     return ""
 
 
-def _annotation_fixes(host, path, facts, style) -> list:
-    """One "annotate" fix per assignment target whose shape is fully known."""
-    text = host.text(path) or ""
+def _annotation_maker(host, path, facts, style):
+    """A function making one "annotate" fix per assignment target whose shape is fully
+    known. It keeps only data that no later edit mutates, so it can run on another thread."""
+    has_jax = "jaxtyping" in (host.text(path) or "")
     lines = host.lines(path)  # parso's split: the same rule as LSP (\n, \r\n, \r)
-    out = []
-    has_jax = "jaxtyping" in text
     import_line = _import_insertion_line(host.units(path).get("<module>"))
-    for f in facts:
-        if not f.is_target or f.variants or "?" in f.shape or not f.shape.startswith("Tensor[") \
-                or f.shape == "Tensor[...]":
-            continue
-        line_no = f.span.start[0]
-        if line_no >= len(lines):
-            continue
-        fix = _annotation_fix(f, lines[line_no], style, has_jax, import_line)
-        if fix is not None:
-            out.append(fix)
-    return out
+
+    def make() -> list:
+        out = []
+        for f in facts:
+            if not f.is_target or f.variants or "?" in f.shape or not f.shape.startswith("Tensor[") \
+                    or f.shape == "Tensor[...]":
+                continue
+            line_no = f.span.start[0]
+            if line_no >= len(lines):
+                continue
+            fix = _annotation_fix(f, lines[line_no], style, has_jax, import_line)
+            if fix is not None:
+                out.append(fix)
+        return out
+
+    return make
 
 
 @lru_cache(maxsize=8)

@@ -12,6 +12,8 @@ Anything the interpreter does not model evaluates to UNKNOWN, which propagates s
 """
 from __future__ import annotations
 
+import itertools
+
 from .values import ClassVal, FunctionVal
 from . import values
 from .frames import Budget, Entry, Frame, _is_static, _short, _module_name
@@ -86,10 +88,14 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             current = env
             for i, stmt in enumerate(unit.body):
                 self.module_pos[path] = i
+                before, size = current, len(current)
                 current = self.exec_stmt(frame, stmt, current)
                 if current is None:
                     break
-                for name in current:
+                # The interpreter never removes a global, so the names a statement bound
+                # first are the last ones of the same dict (scanning it all is quadratic).
+                names = itertools.islice(reversed(current), len(current) - size) if current is before else current
+                for name in names:
                     bind_pos.setdefault(name, i)
         except Budget:
             pass

@@ -237,6 +237,7 @@ class ClassDef(Node):
     bases: tuple  # of Arg
     decorators: tuple
     body: tuple
+    digest: str = ""  # content hash of the fields above: identifies the class's code
 
 
 @dataclass(frozen=True)

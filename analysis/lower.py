@@ -30,14 +30,14 @@ def lower_module(segments: list, cache: dict | None = None, log: list | None = N
     return units
 
 
-_LOCAL_BITS = 20  # a module-level nid is (segment ident << _LOCAL_BITS) + its index there
+LOCAL_BITS = 20  # a module-level nid is (segment ident << LOCAL_BITS) + its index there
 
 
 class _SegmentIR:
     """What one segment contributes to the module: its statements, their span and text
     tables, and the function units of its defs (anchored to the segment)."""
 
-    __slots__ = ("skeleton", "ident", "base", "body", "spans", "texts", "fn_units")
+    __slots__ = ("skeleton", "ident", "base", "body", "spans", "texts", "fn_units", "stamp")
 
     def __init__(self, skeleton: bytes):
         self.skeleton = skeleton  # digest of the code the module's IR depends on
@@ -47,6 +47,7 @@ class _SegmentIR:
         self.spans: dict = {}
         self.texts: dict = {}
         self.fn_units: dict = {}
+        self.stamp = 0  # unique per lowering: identifies the span and text tables
 
 
 class _ModuleTable:
@@ -59,7 +60,7 @@ class _ModuleTable:
         self.spans = spans
 
     def get(self, nid, default=None):
-        seg = self.by_base.get(nid >> _LOCAL_BITS) if isinstance(nid, int) else None
+        seg = self.by_base.get(nid >> LOCAL_BITS) if isinstance(nid, int) else None
         if seg is None:
             return default
         if not self.spans:
@@ -131,13 +132,14 @@ class _Lowerer:
 
     def _lower_segment(self, seg, low: _SegmentIR, base: int, ident) -> None:
         self.off, self.anchor, self.added = seg.offset, seg, {}
-        b = _UnitBuilder(self, "<module>", "", base << _LOCAL_BITS)
+        b = _UnitBuilder(self, "<module>", "", base << LOCAL_BITS)
         try:
             low.body = b.suite(seg.nodes)
         except RecursionError:
             low.body = ()
         low.base, low.ident, low.spans, low.texts = base, ident, b.spans, b.texts
         low.fn_units = self.added
+        low.stamp = next(_STAMPS)
         self.added = None
 
     def _skeleton(self, seg) -> bytes:
@@ -469,7 +471,8 @@ class _UnitBuilder:
             body = self.block(suite)
         finally:
             self.class_stack.pop()
-        return ir.ClassDef(nid, name, bases, decorators, body)
+        digest = hashlib.sha1(repr((nid, name, bases, decorators, body)).encode()).hexdigest()
+        return ir.ClassDef(nid, name, bases, decorators, body, digest)
 
     # -- targets --------------------------------------------------------------------------
     def target(self, node):

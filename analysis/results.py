@@ -7,12 +7,15 @@ to the negotiated position encoding.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable, NamedTuple
 
 Position = tuple[int, int]
 
 
-@dataclass(frozen=True)
-class Span:
+# Spans and facts are named tuples: a 3,000-line file has thousands of them, remade whenever
+# the lines above them move, and a tuple is several times cheaper to build than a frozen
+# dataclass.
+class Span(NamedTuple):
     start: Position
     end: Position
 
@@ -20,8 +23,7 @@ class Span:
         return self.start <= pos <= self.end
 
 
-@dataclass(frozen=True)
-class ShapeFact:
+class ShapeFact(NamedTuple):
     """The shape of one tensor-valued expression (or name) in the source."""
 
     span: Span
@@ -68,8 +70,17 @@ class FileAnalysis:
     path: str
     facts: list[ShapeFact] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    annotations: list[Fix] = field(default_factory=list)  # "annotate" code actions, by span
+    annotations: list[Fix] | None = None  # "annotate" code actions, by span (see annotation_fixes)
     unknown_ops: dict[str, int] = field(default_factory=dict)  # unmodelled API -> call count
+    make_annotations: Callable[[], list[Fix]] | None = field(default=None, repr=False, compare=False)
+
+    def annotation_fixes(self) -> list[Fix]:
+        """The "annotate" code actions. Made on first use, not on every edit: only code
+        actions and inlay hints need them. Thread-safe: the maker reads only data frozen
+        when the analysis finished."""
+        if self.annotations is None:
+            self.annotations = self.make_annotations() if self.make_annotations else []
+        return self.annotations
 
     def fact_at(self, pos: Position) -> ShapeFact | None:
         """The innermost fact whose span contains `pos`."""

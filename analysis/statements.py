@@ -282,16 +282,15 @@ class StatementsMixin:
 
     def make_class(self, frame, s: ir.ClassDef, env):
         bases = [self.eval(frame, b.value, env, record=False) for b in s.bases if not b.name and not b.star]
-        cls_env: dict = {}
-        # The class body runs in its own namespace that can read the enclosing one.
-        merged = dict(env)
-        sub = dict(merged)
-        self.exec_block(frame, s.body, sub)
-        for k, v in sub.items():
-            if k not in merged or merged[k] is not v:
-                cls_env[k] = v
-        import hashlib
-        digest = hashlib.sha1(repr(s).encode()).hexdigest()
+        # The class body runs in its own namespace; names it does not bind are read from the
+        # enclosing one (as from a closure: no copy of a module's thousand globals per class).
+        saved = frame.closure
+        frame.closure = [env] + (saved or [])
+        try:
+            cls_env = self.exec_block(frame, s.body, {}) or {}
+        finally:
+            frame.closure = saved
+        digest = s.digest
         decorators = [self._deco_name(frame, d, env) for d in s.decorators]
         cls = ClassVal(_class_qualname(s, cls_env), bases, cls_env, digest, frame.path)
         cls.decorators = decorators

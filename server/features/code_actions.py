@@ -55,7 +55,7 @@ def _merged_annotations(analysis: FileAnalysis) -> Fix | None:
     """All annotation edits of the file as one fix: identical edits (e.g. the same
     import) once, and an edit overlapping an earlier one skipped."""
     edits, taken = [], []
-    for fix in analysis.annotations:
+    for fix in analysis.annotation_fixes():
         for edit in fix.edits:
             if edit in edits:
                 continue
@@ -78,7 +78,7 @@ def _candidates(analysis: FileAnalysis, start, end, only) -> list[tuple[str, int
             if _overlaps(diag.span, start, end) and _kind_allowed(fix.kind, only):
                 out.append(("fix", index, fix, diag))
             index += 1
-    for index, fix in enumerate(analysis.annotations):
+    for index, fix in enumerate(analysis.annotation_fixes()):
         lines = _anchor_lines(fix)
         if lines is not None and lines[0] <= end[0] and start[0] <= lines[1] and _kind_allowed(fix.kind, only):
             out.append(("annotation", index, fix, None))
@@ -91,7 +91,7 @@ def _candidates(analysis: FileAnalysis, start, end, only) -> list[tuple[str, int
 
 def _fixes(analysis: FileAnalysis, origin: str) -> list[Fix]:
     if origin == "annotation":
-        return list(analysis.annotations)
+        return list(analysis.annotation_fixes())
     return [f for d in analysis.diagnostics for f in d.fixes]
 
 

@@ -25,7 +25,7 @@ def annotation_for(analysis: FileAnalysis, fact: ShapeFact) -> Fix | None:
     line = fact.span.end[0]
     other_targets = {f.span.end for f in analysis.facts if f.is_target and f.span.end[0] == line} - {fact.span.end}
     later_on_line = None
-    for fix in analysis.annotations:
+    for fix in analysis.annotation_fixes():
         starts = {edit.span.start for edit in fix.edits}
         if fact.span.end in starts:
             return fix

@@ -35,7 +35,7 @@ class FakeHost:
         text = self.texts[path]
         if "CRASH" in text:
             raise RuntimeError("fake engine crash")
-        out = FileAnalysis(path)
+        out = FileAnalysis(path, annotations=[])
         for n, line in enumerate(re.split(r"\r\n|\r|\n", text)):
             m = _ASSIGN.match(line)
             if m:
