@@ -220,6 +220,17 @@ class AnalysisHost:
         return tuple(out)
 
 
+def warm_up() -> None:
+    """Load what the first analysis would load (the solver, lazily imported engine modules)
+    by analysing a few lines: a server does it at start, before any file opens."""
+    solver.warm_up()
+    host = AnalysisHost()
+    path = os.path.join(os.sep, "shapesense-warm-up", "warm_up.py")
+    host.set_file(path, "import torch\nimport torch.nn as nn\n"
+                        "x = nn.Linear(3, 4)(torch.randn(2, 3)).view(-1, 2)\n")
+    host.analyze(path)
+
+
 def _fix_holds(host: AnalysisHost, path: str, diagnostic, fix) -> bool:
     """Apply the fix to a copy of the text and analyse it afresh: the error must be gone."""
     from .ide import apply_edits

@@ -69,12 +69,12 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
     s_kwargs = {k: to_spec(v) for k, v in kwargs.items()}
     try:
         if forward:
-            bound = spec.forward.signature.bind(*s_args, **s_kwargs)
+            spec.forward.check_arguments(s_args, s_kwargs)
             attrs = dict(module.attrs, training=module.training)
             if module.dtype is not None:  # after module.double() / .half() / .to(dtype)
                 attrs = {k: TensorValue(v.shape, module.dtype) if isinstance(v, TensorValue) else v
                          for k, v in attrs.items()}
-            out = spec.forward.fn(ctx, attrs, *bound.args, **bound.kwargs)
+            out = spec.forward.fn(ctx, attrs, *s_args, **s_kwargs)
         else:
             out = run_spec(spec, ctx, s_args, s_kwargs)
         if not forward:

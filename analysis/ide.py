@@ -71,7 +71,7 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
             rspan = _span(runit, rnid)
             if rspan is None:
                 continue
-            text = runit.texts.get(rnid, "")
+            text = source_text(host.lines(rpath), runit.span(rnid))
             related.append(Related(rspan, message.replace("{text}", text),
                                    None if rpath == path else rpath))
         fixes = ()
@@ -119,6 +119,7 @@ class _FactGroup:
 
 def _collect_facts(host, engine, path, units, by_unit, widen) -> list:
     cache = host.fact_cache
+    lines = host.lines(path)
     used = set()
     out: list = []
     for unit_key, entries in by_unit.items():
@@ -132,7 +133,8 @@ def _collect_facts(host, engine, path, units, by_unit, widen) -> list:
             group = cache.get(key)
             if group is None or group.signature != (runs, unit.stamp):
                 facts = _unit_facts(engine, path, unit_key, entries, runs[1])
-                group = cache[key] = _FactGroup((runs, unit.stamp), _placed(facts, unit.spans, unit.texts))
+                group = cache[key] = _FactGroup((runs, unit.stamp),
+                                                _placed(facts, unit.spans, lines, unit.shift()))
             out.extend(group.at(unit.shift()))
             continue
         # The module: one group per segment (analysis.lower), so an edit re-places the
@@ -155,7 +157,8 @@ def _collect_facts(host, engine, path, units, by_unit, widen) -> list:
             used.add(gkey)
             group = cache.get(gkey)
             if group is None or group.signature != (runs, low.stamp):
-                group = cache[gkey] = _FactGroup((runs, low.stamp), _placed(facts, low.spans, low.texts))
+                group = cache[gkey] = _FactGroup((runs, low.stamp),
+                                                 _placed(facts, low.spans, lines, seg.offset))
             out.extend(group.at(seg.offset))
     for key in [k for k in cache if k[0] == path and k not in used]:
         del cache[key]
@@ -163,8 +166,29 @@ def _collect_facts(host, engine, path, units, by_unit, widen) -> list:
     return out
 
 
-def _placed(facts, spans, texts) -> list:
-    return [(spans[f[0]], (texts.get(f[0], ""),) + f[1:]) for f in facts if f[0] in spans]
+def _placed(facts, spans, lines, shift) -> list:
+    out = []
+    for fact in facts:
+        span = spans.get(fact[0])
+        if span is not None:
+            (l1, c1), (l2, c2) = span
+            out.append((span, (source_text(lines, ((l1 + shift, c1), (l2 + shift, c2))),) + fact[1:]))
+    return out
+
+
+def source_text(lines, span) -> str:
+    """The code at a span (1-based lines, as parso counts), or "" when longer than a hover
+    shows."""
+    if span is None:
+        return ""
+    (l1, c1), (l2, c2) = span
+    if l2 - l1 > 4 or l2 > len(lines):
+        return ""
+    if l1 == l2:
+        code = lines[l1 - 1][c1:c2]
+    else:
+        code = lines[l1 - 1][c1:] + "".join(lines[l1:l2 - 1]) + lines[l2 - 1][:c2]
+    return code.strip() if len(code) <= 200 else ""
 
 
 def _unknown_dims(v):

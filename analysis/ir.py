@@ -269,12 +269,12 @@ class Simple(Node):
 class Unit:
     """The lowered body of one def (or of the module's top level).
 
-    `body` and `params` are the hashed part; `spans` maps nid -> (start, end) and `texts`
-    maps nid -> source text, for results only. Spans are in the lines of the parse they
+    `body` and `params` are the hashed part; `spans` maps nid -> (start, end), for results
+    only (the source text of a node is read from the file at its span). Spans are in the lines of the parse they
     came from: `span()` adds `line_shift` (the def moved within its segment's parse) and the
     offset of the segment it belongs to (`anchor`, see analysis.syntax), so moving a def or
-    a whole segment changes no table. The module's unit gets tables that look each nid up in
-    its own segment and return file lines already.
+    a whole segment changes no table. The module's unit gets a table that looks each nid up
+    in its own segment and returns file lines already.
     """
 
     key: str  # qualified name: "<module>", "Net.forward", "Net.forward.<locals>.helper"
@@ -282,7 +282,6 @@ class Unit:
     body: tuple
     params: tuple = ()
     spans: Any = field(default_factory=dict)
-    texts: Any = field(default_factory=dict)
     digest: str = ""  # content hash of body and params
     line_shift: int = 0  # lines to add to `spans` (the def moved since it was lowered)
     stamp: int = 0  # unique per lowering: identifies this span table

@@ -8,7 +8,9 @@ that parso recovered from lower to whatever parts are still well formed.
 from __future__ import annotations
 
 import hashlib
+import io
 import itertools
+import pickle
 
 from parso.python import tree as pt
 
@@ -37,7 +39,7 @@ class _SegmentIR:
     """What one segment contributes to the module: its statements, their span and text
     tables, and the function units of its defs (anchored to the segment)."""
 
-    __slots__ = ("skeleton", "ident", "base", "body", "spans", "texts", "fn_units", "stamp")
+    __slots__ = ("skeleton", "ident", "base", "body", "spans", "fn_units", "stamp")
 
     def __init__(self, skeleton: bytes):
         self.skeleton = skeleton  # digest of the code the module's IR depends on
@@ -45,26 +47,22 @@ class _SegmentIR:
         self.base = 0
         self.body: tuple = ()
         self.spans: dict = {}
-        self.texts: dict = {}
         self.fn_units: dict = {}
         self.stamp = 0  # unique per lowering: identifies the span and text tables
 
 
-class _ModuleTable:
-    """The module unit's span or text table: each nid is looked up in its segment."""
+class _ModuleSpans:
+    """The module unit's span table: each nid is looked up in its segment."""
 
-    __slots__ = ("by_base", "spans")
+    __slots__ = ("by_base",)
 
-    def __init__(self, by_base: dict, spans: bool):
+    def __init__(self, by_base: dict):
         self.by_base = by_base
-        self.spans = spans
 
     def get(self, nid, default=None):
         seg = self.by_base.get(nid >> LOCAL_BITS) if isinstance(nid, int) else None
         if seg is None:
             return default
-        if not self.spans:
-            return seg.lowered.texts.get(nid, default)
         sp = seg.lowered.spans.get(nid)
         if sp is None:
             return default
@@ -84,7 +82,7 @@ class _Lowerer:
 
     def source(self, node) -> str:
         """The node's code without its prefix, sliced from the text."""
-        return self.slice(node.start_pos, node.end_pos)
+        return self.slice(node.start_pos, _end(node))
 
     def slice(self, start, end) -> str:
         (l1, c1), (l2, c2) = start, end
@@ -93,12 +91,6 @@ class _Lowerer:
         if l1 == l2:
             return self.lines[l1 - 1][c1:c2]
         return self.lines[l1 - 1][c1:] + "".join(self.lines[l1:l2 - 1]) + self.lines[l2 - 1][:c2]
-
-    def text_of(self, start, end) -> str | None:
-        """Source text for a span (None when longer than hovers need)."""
-        if end[0] - start[0] > 4:
-            return None
-        return self.slice(start, end)
 
     # -- the module: one lowering per segment -------------------------------------------
     def module(self, segments):
@@ -127,8 +119,7 @@ class _Lowerer:
             idents.append(low.skeleton + k.to_bytes(4, "little"))
         digest = hashlib.sha1(b"".join(idents)).hexdigest()
         self.units["<module>"] = ir.Unit("<module>", "module", tuple(body), (),
-                                         _ModuleTable(by_base, True), _ModuleTable(by_base, False),
-                                         digest, 0, next(_STAMPS))
+                                         _ModuleSpans(by_base), digest, 0, next(_STAMPS))
 
     def _lower_segment(self, seg, low: _SegmentIR, base: int, ident) -> None:
         self.off, self.anchor, self.added = seg.offset, seg, {}
@@ -137,7 +128,7 @@ class _Lowerer:
             low.body = b.suite(seg.nodes)
         except RecursionError:
             low.body = ()
-        low.base, low.ident, low.spans, low.texts = base, ident, b.spans, b.texts
+        low.base, low.ident, low.spans = base, ident, b.spans
         low.fn_units = self.added
         low.stamp = next(_STAMPS)
         self.added = None
@@ -152,7 +143,7 @@ class _Lowerer:
         while stack:
             n = stack.pop()
             if n.type == "funcdef":
-                cuts.append((n.children[-1].start_pos, n.children[-1].end_pos))
+                cuts.append((n.children[-1].start_pos, _end(n.children[-1])))
             elif n.type in _HOLDS_DEFS:
                 stack.extend(n.children)
         nodes = [n for n in seg.nodes if n.type != "endmarker"]
@@ -165,12 +156,11 @@ class _Lowerer:
             h.update(self.slice(at, a).encode("utf-8", "surrogatepass"))
             h.update(b"\0")
             at = b
-        h.update(self.slice(at, nodes[-1].end_pos).encode("utf-8", "surrogatepass"))
+        h.update(self.slice(at, _end(nodes[-1])).encode("utf-8", "surrogatepass"))
         return h.digest()
 
     def _finish(self, b, key, body, params):
-        digest = hashlib.sha1(repr((body, params)).encode()).hexdigest()
-        self.units[key] = ir.Unit(key, "function", body, params, b.spans, b.texts, digest,
+        self.units[key] = ir.Unit(key, "function", body, params, b.spans, _digest((body, params)),
                                   0, next(_STAMPS), self.anchor)
 
     def funcdef(self, node, key: str):
@@ -202,6 +192,32 @@ _HOLDS_DEFS = {"classdef", "decorated", "async_funcdef", "async_stmt", "suite", 
                "for_stmt", "while_stmt", "try_stmt", "with_stmt"}
 
 
+def _end(node) -> tuple:
+    """parso's end_pos without splitting the last leaf's text into lines (parso always
+    does; only strings and error leaves can hold a line break)."""
+    while True:
+        children = getattr(node, "children", None)
+        if children is None:
+            break
+        if not children:
+            return node.end_pos
+        node = children[-1]
+    value = node.value
+    if "\n" in value or "\r" in value:
+        return node.end_pos
+    return node.line, node.column + len(value)
+
+
+def _digest(value) -> str:
+    """A content hash of IR: pickled without its memo, so equal trees give equal bytes
+    however their parts are shared (and several times faster than hashing the repr)."""
+    buf = io.BytesIO()
+    pickler = pickle.Pickler(buf, protocol=5)
+    pickler.fast = True
+    pickler.dump(value)
+    return hashlib.sha1(buf.getvalue()).hexdigest()
+
+
 def _base(skeleton: bytes, k: int, salt: int) -> int:
     data = skeleton + k.to_bytes(4, "little") + salt.to_bytes(2, "little")
     return int.from_bytes(hashlib.blake2b(data, digest_size=5).digest(), "little")
@@ -209,7 +225,7 @@ def _base(skeleton: bytes, k: int, salt: int) -> int:
 
 def _moved_unit(u: ir.Unit, shift: int, anchor) -> ir.Unit:
     """The same unit at another place: O(1), the span table is shared."""
-    return ir.Unit(u.key, u.kind, u.body, u.params, u.spans, u.texts, u.digest,
+    return ir.Unit(u.key, u.kind, u.body, u.params, u.spans, u.digest,
                    shift, u.stamp, anchor)
 
 
@@ -222,17 +238,13 @@ class _UnitBuilder:
         self.prefix = prefix  # qualified-name prefix for defs found here
         self.next_id = first_id
         self.spans: dict = {}
-        self.texts: dict = {}
         self.class_stack: list = []
 
     def _id(self, node) -> int:
         nid = self.next_id
         self.next_id += 1
         if node is not None:
-            self.spans[nid] = (node.start_pos, node.end_pos)
-            code = self.owner.text_of(node.start_pos, node.end_pos)
-            if code is not None and len(code) <= 200:
-                self.texts[nid] = code.strip() if node.type != "name" else code
+            self.spans[nid] = (node.start_pos, _end(node))
         return nid
 
     # -- statements ---------------------------------------------------------------------
@@ -471,8 +483,7 @@ class _UnitBuilder:
             body = self.block(suite)
         finally:
             self.class_stack.pop()
-        digest = hashlib.sha1(repr((nid, name, bases, decorators, body)).encode()).hexdigest()
-        return ir.ClassDef(nid, name, bases, decorators, body, digest)
+        return ir.ClassDef(nid, name, bases, decorators, body, _digest((nid, name, bases, decorators, body)))
 
     # -- targets --------------------------------------------------------------------------
     def target(self, node):
@@ -688,11 +699,7 @@ class _UnitBuilder:
         """An id whose span covers children[0..upto] (the expression so far)."""
         nid = self.next_id
         self.next_id += 1
-        start, end = children[0].start_pos, children[upto].end_pos
-        self.spans[nid] = (start, end)
-        code = self.owner.text_of(start, end)
-        if code is not None and len(code) <= 200:
-            self.texts[nid] = code
+        self.spans[nid] = (children[0].start_pos, _end(children[upto]))
         return nid
 
     def arglist(self, node) -> tuple:

@@ -50,6 +50,9 @@ class _CtorView:
         self.kind = "function"
         self.forward = None
 
+    def check_arguments(self, args, kwargs) -> None:
+        self.spec.check_arguments(args, kwargs)  # the constructor's signature is the spec's
+
 
 def call_module(engine, m, args, kwargs, site):
     if isinstance(m, Container):

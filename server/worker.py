@@ -114,8 +114,10 @@ class AnalysisWorker:
             reset, self._reset_pending = self._reset_pending, False
             settings, root = self._settings, self._root
         if self._host is None or reset:
-            from shapesense.analysis.db import AnalysisHost, EngineSettings
+            from shapesense.analysis.db import AnalysisHost, EngineSettings, warm_up
 
+            if self._host is None and self._factory is None:
+                warm_up()  # the solver and lazily loaded engine parts, before a file needs them
             self._host = (self._factory or AnalysisHost)(EngineSettings(**settings), root)
             for path, text in self._texts.items():
                 self._host.set_file(path, text)

@@ -92,6 +92,20 @@ class OpSpec:
     signature: inspect.Signature
     kind: str = "function"  # "function" | "method" | "attr" | "module"
     forward: "OpSpec | None" = None
+    fits: set = field(default_factory=set, repr=False)  # argument layouts known to bind
+
+    def check_arguments(self, args, kwargs) -> None:
+        """Unknowable unless the arguments bind to the signature. Whether they do depends
+        only on how many are positional and which are named, so that is remembered: an
+        inspect.Signature.bind per op call was a tenth of a cold analysis."""
+        layout = (len(args), tuple(kwargs))
+        if layout in self.fits:
+            return
+        try:
+            self.signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise Unknowable(f"arguments do not match {self.name}: {exc}") from None
+        self.fits.add(layout)
 
 
 REGISTRY: dict[str, OpSpec] = {}
@@ -245,11 +259,8 @@ def run_spec(spec: OpSpec, ctx: OpContext, args: tuple, kwargs: dict):
     A binding failure means the call does not match the API (unmodelled overload or a
     TypeError at run time); either way the result is Unknown, never a diagnostic.
     """
-    try:
-        bound = spec.signature.bind(*args, **kwargs)
-    except TypeError as exc:
-        raise Unknowable(f"arguments do not match {spec.name}: {exc}") from None
-    return spec.fn(ctx, *bound.args, **bound.kwargs)
+    spec.check_arguments(args, kwargs)
+    return spec.fn(ctx, *args, **kwargs)
 
 
 def sizes_arg(size) -> tuple:
