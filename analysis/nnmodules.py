@@ -35,7 +35,8 @@ def construct_module(engine, spec, args, kwargs, site):
                 if name:
                     arg_sites[name] = ((frame.path, frame.unit.key), a.value.nid)
     from .dispatch import to_spec
-    m = NNModule(spec.name, {k: to_spec(v) for k, v in attrs.items.items()}, call_site, arg_sites)
+    m = NNModule(spec.name, {k: to_spec(v) for k, v in attrs.items.items()}, call_site, arg_sites,
+                 site[0].unit.digest if site is not None else "")
     return engine.new_obj(m)
 
 

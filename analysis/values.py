@@ -118,12 +118,16 @@ class Instance(Obj):
 class NNModule(Obj):
     """An instance of a modelled torch.nn module (Conv2d, Linear, ...)."""
 
-    def __init__(self, name: str, attrs: dict, site=None, arg_sites=None):
+    def __init__(self, name: str, attrs: dict, site=None, arg_sites=None, site_digest=""):
         super().__init__()
         self.name = name  # "torch.nn.Conv2d"
         self.attrs = attrs  # spec-level attributes from the constructor spec
         self.site = site  # (unit key, nid) of the constructor call
         self.arg_sites = arg_sites or {}  # parameter name -> (unit key, nid) of its argument
+        # The digest of the code holding `site`: node ids are numbered per version of a def,
+        # so a module built by an older version of it is not the same value (its diagnostics
+        # would point at the wrong nodes).
+        self.site_digest = site_digest
 
 
 class Container(Obj):
@@ -228,7 +232,8 @@ def _value_key(v, _seen):
         return ("inst", v.cls.path, v.cls.qualname, v.cls.digest, v.training,
                 tuple(sorted((k, value_key(x, _seen)) for k, x in v.attrs.items())))
     if isinstance(v, NNModule):
-        return ("nn", v.name, v.training, v.dtype, tuple(sorted((k, _spec_key(x)) for k, x in v.attrs.items())))
+        return ("nn", v.name, v.training, v.dtype, tuple(sorted((k, _spec_key(x)) for k, x in v.attrs.items())),
+                v.site, v.site_digest)
     if isinstance(v, Container):
         return ("cont", v.kind, v.training, tuple(value_key(x, _seen) for x in v.items),
                 tuple(v.keys or ()))
