@@ -46,7 +46,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         # {name: index of the statement that first bound it}.
         self.module_pos: dict = {}
         self.bind_pos: dict = {}
-        values.RUN[0] = run_id
+        values.new_run(run_id)
         self.unknown_ops: dict = {}
         self.module_envs: dict = {}  # path -> env of the module's top level
         self.called_units: set = set()

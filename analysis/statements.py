@@ -186,7 +186,7 @@ class StatementsMixin:
             for obj in writes:
                 if isinstance(obj, (ListVal, DictVal, Container)):
                     obj.unknown = True
-                    values.EPOCH[0] += 1
+                    values.changed(obj)
 
     def _fixpoint_iterations(self, frame, s, env, bind):
         entry_env = _copy_env(env)
@@ -409,7 +409,7 @@ class StatementsMixin:
 
     def _mutated(self, obj):
         """A write to a heap object: calls since its creator are impure (see module doc)."""
-        values.EPOCH[0] += 1
+        values.changed(obj)
         for writes in self._loop_writes:
             writes.append(obj)
         creator = getattr(obj, "origin", None)

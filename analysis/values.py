@@ -18,8 +18,29 @@ _ids = itertools.count()
 # their defaults (a module is built in training mode and float32), so memoized modules can
 # be shared across runs without resetting them.
 RUN = [0]
-# Bumped by every mutation of a heap object: a cached structural key is valid within an epoch.
+# Bumped by every mutation of a heap object that is part of another object's cached key: a
+# cached key is valid within an epoch. An object no other key has looked into (a module
+# being built by its __init__) only drops its own cached key.
 EPOCH = [0]
+
+
+# Whether any train()/eval()/dtype flag was set in the current run: keys cached with those
+# flags are stale in the next run, where the flags read as their defaults again.
+FLAGS_SET = [False]
+
+
+def new_run(run_id: int) -> None:
+    RUN[0] = run_id
+    if FLAGS_SET[0]:
+        EPOCH[0] += 1
+        FLAGS_SET[0] = False
+
+
+def changed(obj) -> None:
+    """Record a mutation of `obj` (see EPOCH)."""
+    obj._key = None
+    if obj._in_key:
+        EPOCH[0] += 1
 
 
 class Obj:
@@ -27,6 +48,7 @@ class Obj:
 
     _key = None  # (epoch, value_key)
     _flags = None  # (run, training, dtype) for modules
+    _in_key = False  # part of the structural key of another object
 
     def __init__(self):
         self.oid = next(_ids)
@@ -42,7 +64,8 @@ class Obj:
         return f[2] if f is not None and f[0] == RUN[0] else None
 
     def set_flags(self, training=None, dtype=...):
-        EPOCH[0] += 1
+        changed(self)
+        FLAGS_SET[0] = True
         self._flags = (RUN[0], self.training if training is None else training,
                        self.dtype if dtype is ... else dtype)
 
@@ -217,6 +240,7 @@ def value_key(v, _seen=None):
     if isinstance(v, Obj):
         if v.oid in _seen:
             return ("cycle", type(v).__name__)
+        v._in_key = True
         _seen = _seen | {v.oid}
     return _value_key(v, _seen)
 
@@ -229,7 +253,7 @@ def _value_key(v, _seen):
     if isinstance(v, DictVal):
         return ("dict", tuple((k, value_key(x, _seen)) for k, x in v.items.items()))
     if isinstance(v, Instance):
-        return ("inst", v.cls.path, v.cls.qualname, v.cls.digest, v.training,
+        return ("inst", value_key(v.cls, _seen), v.training,
                 tuple(sorted((k, value_key(x, _seen)) for k, x in v.attrs.items())))
     if isinstance(v, NNModule):
         return ("nn", v.name, v.training, v.dtype, tuple(sorted((k, _spec_key(x)) for k, x in v.attrs.items())),
@@ -240,7 +264,12 @@ def _value_key(v, _seen):
     if isinstance(v, FunctionVal):
         return ("fn", v.path, v.qualname)
     if isinstance(v, ClassVal):
-        return ("cls", v.path, v.qualname, v.digest)
+        # The class body's code (digest) does not say what its bases and decorators turned
+        # out to be (an import broken mid-typing makes `nn.Module` Unknown), nor the values
+        # of its class attributes: those are part of the class.
+        return ("cls", v.path, v.qualname, v.digest, tuple(value_key(b, _seen) for b in v.bases),
+                tuple(getattr(v, "decorators", ())),
+                tuple((k, value_key(x, _seen)) for k, x in v.attrs.items() if not isinstance(x, FunctionVal)))
     if isinstance(v, BoundMethod):
         return ("bm", value_key(v.func, _seen), value_key(v.self_value, _seen))
     if isinstance(v, Ref):

@@ -252,6 +252,20 @@ class LspClient:
         a = self.wait_response(rid, timeout, method)
         return a.msg.get("result"), a.t - t0
 
+    def wait_log(self, needle: str, timeout: float) -> bool:
+        """Wait for a window/logMessage (or showMessage) containing `needle`; False if none
+        came within `timeout` seconds."""
+        deadline = time.perf_counter() + timeout
+        with self._lock:
+            while not any(needle in m for m in self.log_messages):
+                if self._eof:
+                    raise ServerError(self._dead_message(f"server closed its output while waiting for {needle!r}"))
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    return False
+                self._lock.wait(min(left, 0.5))
+        return True
+
     def wait_diagnostics(self, uri: str, version: int | None, after: float, timeout: float) -> Arrival:
         """The first publishDiagnostics for `uri` that arrived after `after` with `version`.
 

@@ -20,6 +20,11 @@ def _publish(ls: LanguageServer, uri: str, version: int) -> None:
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=[]))
 
 
+@server.feature(types.INITIALIZED)
+def initialized(ls: LanguageServer, params: types.InitializedParams) -> None:
+    ls.window_log_message(types.LogMessageParams(types.MessageType.Log, "floor: indexed 0 Python files"))
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: LanguageServer, params: types.DidOpenTextDocumentParams) -> None:
     _publish(ls, params.text_document.uri, params.text_document.version)
