@@ -204,16 +204,22 @@ def _fact_order(f):
     return f.span
 
 
-def _fact_units(entry, path) -> set:
-    """The units of `path` an entry holds facts for (computed once per entry)."""
-    cached = entry.__dict__.get("_fact_units")
+def _facts_by_unit(entry) -> dict:
+    """The entry's facts grouped by the unit they belong to, {(path, unit key): [(fact key,
+    values)]}: computed once per entry (its facts do not change after its run)."""
+    cached = entry.__dict__.get("_facts_by_unit")
     if cached is None:
         cached = {}
-        for key in entry.facts:
-            p, unit_key = (key[1], key[2]) if isinstance(key[0], str) and key[0].startswith("<") else (key[0], key[1])
-            cached.setdefault(p, set()).add(unit_key)
-        entry._fact_units = cached
-    return cached.get(path, ())
+        for key, vals in entry.facts.items():
+            unit = (key[1], key[2]) if isinstance(key[0], str) and key[0].startswith("<") else (key[0], key[1])
+            cached.setdefault(unit, []).append((key, vals))
+        entry._facts_by_unit = cached
+    return cached
+
+
+def _fact_units(entry, path) -> set:
+    """The units of `path` an entry holds facts for."""
+    return {unit_key for p, unit_key in _facts_by_unit(entry) if p == path}
 
 
 def _widened_units(entry, path) -> set:
@@ -233,19 +239,16 @@ def _unit_facts(engine, path, unit_key, entries, widened) -> list:
     targets: set = set()
     many: set = set()
     for entry in entries:
-        for key, vals in entry.facts.items():
+        for key, vals in _facts_by_unit(entry).get((path, unit_key), ()):
             kind = key[0]
             if kind == "<many>":
-                if key[1] == path and key[2] == unit_key:
-                    many.add(key[3])
+                many.add(key[3])
             elif kind == "<origin>":
-                if key[1] == path and key[2] == unit_key:
-                    bucket = origins.setdefault(key[3], [])
-                    bucket.extend(v for v in vals if v not in bucket)
+                bucket = origins.setdefault(key[3], [])
+                bucket.extend(v for v in vals if v not in bucket)
             elif kind == "<targets>":
-                if key[1] == path and key[2] == unit_key:
-                    targets.update(vals)
-            elif kind == path and key[1] == unit_key:
+                targets.update(vals)
+            else:
                 bucket = facts.setdefault(key[2], [])
                 for v in vals:
                     if all(value_key(v) != value_key(b) for b in bucket):
