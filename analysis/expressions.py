@@ -238,7 +238,7 @@ class ExpressionsMixin:
         """`Net(...)`: a memoized call creating the instance and running __init__."""
         caller = self._caller()
         try:
-            key = ("<new>", generic, cls.path, cls.qualname, cls.digest,
+            key = ("<new>", generic, value_key(cls),
                    tuple(value_key(a) for a in args), tuple((k, value_key(v)) for k, v in kwargs.items()))
         except RecursionError:
             return UNKNOWN
