@@ -10,6 +10,7 @@ from .shapes import UNKNOWN
 from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance,
                      ListVal, ModuleNS, NNModule, PartialVal, Ref, SliceVal, is_tensor, value_key)
 from . import pybuiltins
+from .memo import arguments_key
 from .frames import (MAX_UNROLL, DiagRecord, Entry, Frame, _PseudoUnit, _LazyIter, _add_fact,
                      _hashable)
 
@@ -276,7 +277,8 @@ class ExpressionsMixin:
             else:
                 self._merge_into_caller(entry)
         if caller is not None and entry.key in self.memo:
-            caller.entry.deps.append((cls, tuple(args), tuple(kwargs.items()), value_key(result),
+            caller.entry.deps.append((cls, tuple(args), tuple(kwargs.items()), arguments_key(args, kwargs, key[3:]),
+                                      value_key(result),
                                       tuple(self.module_pos.items())))
         return result
 

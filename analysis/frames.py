@@ -43,7 +43,7 @@ class Entry:
         self.result = None
         self.facts: dict = {}  # (unit, nid) -> list of values
         self.diags: dict = {}  # DiagRecord.key() -> DiagRecord
-        self.deps: list = []  # (callable, args, kwargs, result key)
+        self.deps: list = []  # (callable, args, kwargs, their key at the call, result key, module_pos)
         self.global_reads: dict = {}  # (path, name) -> value key
         self.units: dict = {}  # (path, unit key) -> digest of every unit run for this entry
         self.unknown_units: set = set()  # units run here with an argument of unknown shape

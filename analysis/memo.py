@@ -6,9 +6,25 @@ from . import ir
 from . import shapes as S
 from .shapes import UNKNOWN
 from .values import DictVal, FunctionVal, ListVal, Ref, is_tensor, value_key
+from .ops.spec import TensorValue
 from . import pybuiltins
 from .annotations import tensor_from_annotation
 from .frames import MAX_DEPTH, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
+
+
+_IMMUTABLE = (TensorValue, int, float, str, S.Expr, type(None))
+
+
+def arguments_key(args, kwargs, known: tuple | None = None) -> tuple | None:
+    """The structural key of a call's arguments (`known`, if the caller has it), as recorded
+    with a dependency; None when no argument can be mutated (tensors, numbers, strings),
+    which is the common case."""
+    if all(isinstance(a, _IMMUTABLE) or a is UNKNOWN for a in args) and \
+            all(isinstance(v, _IMMUTABLE) or v is UNKNOWN for v in kwargs.values()):
+        return None
+    if known is not None:
+        return known
+    return (tuple(value_key(a) for a in args), tuple((k, value_key(v)) for k, v in kwargs.items()))
 
 
 class MemoMixin:
@@ -43,7 +59,9 @@ class MemoMixin:
             value = env[name] if name in env and self._visible(path, name) else UNKNOWN
             if value_key(value) != key:
                 return False
-        for fn, args, kwargs, result_key, pos in entry.deps:
+        for fn, args, kwargs, args_key, result_key, pos in entry.deps:
+            if args_key is not None and arguments_key(args, dict(kwargs)) != args_key:
+                return False  # an argument was mutated after the call: it cannot be re-asked
             saved, self.module_pos = self.module_pos, dict(pos)  # as when the call was made
             try:
                 result = self.call_value(fn, list(args), dict(kwargs), None)
@@ -97,6 +115,7 @@ class MemoMixin:
             return UNKNOWN
         try:
             args_key = tuple((k, value_key(v)) for k, v in bound.items())
+            call_key = arguments_key(args, kwargs)  # before the call, for the caller's deps
         except RecursionError:
             return UNKNOWN
         key = (fn.qualname, fn.path, unit.digest, args_key, generic)
@@ -138,7 +157,7 @@ class MemoMixin:
             else:
                 self._merge_into_caller(entry)
         if caller is not None and entry.key in self.memo:
-            caller.entry.deps.append((fn, tuple(args), tuple(kwargs.items()), value_key(result),
+            caller.entry.deps.append((fn, tuple(args), tuple(kwargs.items()), call_key, value_key(result),
                                       tuple(self.module_pos.items())))
         return result
 

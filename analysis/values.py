@@ -266,10 +266,18 @@ def _value_key(v, _seen):
     if isinstance(v, ClassVal):
         # The class body's code (digest) does not say what its bases and decorators turned
         # out to be (an import broken mid-typing makes `nn.Module` Unknown), nor the values
-        # of its class attributes: those are part of the class.
-        return ("cls", v.path, v.qualname, v.digest, tuple(value_key(b, _seen) for b in v.bases),
-                tuple(getattr(v, "decorators", ())),
-                tuple((k, value_key(x, _seen)) for k, x in v.attrs.items() if not isinstance(x, FunctionVal)))
+        # of its class attributes: those are part of the class. A class is not changed after
+        # its body ran (assigning class attributes is not modelled), so the key is kept,
+        # unless an attribute holds a mutable object.
+        cached = v.__dict__.get("_key")
+        if cached is not None:
+            return cached
+        data = [(k, x) for k, x in v.attrs.items() if not isinstance(x, FunctionVal)]
+        key = ("cls", v.path, v.qualname, v.digest, tuple(value_key(b, _seen) for b in v.bases),
+               tuple(getattr(v, "decorators", ())), tuple((k, value_key(x, _seen)) for k, x in data))
+        if not any(isinstance(x, Obj) for _, x in data):
+            v._key = key
+        return key
     if isinstance(v, BoundMethod):
         return ("bm", value_key(v.func, _seen), value_key(v.self_value, _seen))
     if isinstance(v, Ref):
