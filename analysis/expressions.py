@@ -11,6 +11,10 @@ from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, Functi
                      ListVal, ModuleNS, NNModule, PartialVal, Ref, SliceVal, is_tensor, value_key)
 from . import pybuiltins
 from .memo import arguments_key
+from . import solver
+from .dispatch import (binary_op, call_external, compare_values, external_attr, subscript_value,
+                       unary_op)
+from .nnmodules import call_module
 from .frames import (MAX_UNROLL, DiagRecord, Entry, Frame, _PseudoUnit, _LazyIter, _add_fact,
                      _hashable)
 
@@ -212,10 +216,8 @@ class ExpressionsMixin:
         if isinstance(func, Instance):
             return self.call_instance(func, args, kwargs, site)
         if isinstance(func, (NNModule, Container)):
-            from .nnmodules import call_module
             return call_module(self, func, args, kwargs, site)
         if isinstance(func, (Ref, BoundRef)):
-            from .dispatch import call_external
             return call_external(self, func, args, kwargs, site)
         return UNKNOWN
 
@@ -304,7 +306,6 @@ class ExpressionsMixin:
 
     # -- attributes ------------------------------------------------------------------------
     def get_attr(self, frame, obj, name, node=None):
-        from .dispatch import external_attr
         if isinstance(obj, Instance):
             if name in obj.attrs:
                 return obj.attrs[name]
@@ -339,23 +340,19 @@ class ExpressionsMixin:
         return external_attr(self, obj, name, None)
 
     def subscript(self, frame, obj, index, node):
-        from .dispatch import subscript_value
         return subscript_value(self, obj, index, (frame, node))
 
     # -- operators -------------------------------------------------------------------------
     def binop(self, frame, op, a, b, node, inplace=False):
-        from .dispatch import binary_op
         return binary_op(self, op, a, b, (frame, node), inplace)
 
     def unaryop(self, frame, op, a, node):
         if op == "not":
             t = self.truth(frame, a)
             return (not t) if isinstance(t, bool) else (S.not_(a) if isinstance(a, S.Cond) else UNKNOWN)
-        from .dispatch import unary_op
         return unary_op(self, op, a, (frame, node))
 
     def compare(self, frame, node, env):
-        from .dispatch import compare_values
         left = self.eval(frame, node.left, env)
         result = True
         for op, comp in zip(node.ops, node.comparators):
@@ -421,7 +418,6 @@ class ExpressionsMixin:
         return None
 
     def decide(self, frame, cond):
-        from . import solver
         verdict, _, _ = solver.check(frame.assumptions, cond, self.timeout_ms)
         if verdict == "valid":
             return True

@@ -3,7 +3,8 @@ ModuleDict), and the nn.Module methods user classes inherit."""
 from __future__ import annotations
 
 from . import ir
-from .ops.spec import Dtype
+from .dispatch import from_spec, run_op, to_spec
+from .ops.spec import REGISTRY, Dtype
 from .shapes import UNKNOWN
 from .values import (BoundRef, Container, DictVal, Instance, ListVal, NNModule, SliceVal,
                      named_parameters, parameters, set_dtype, set_training)
@@ -17,7 +18,6 @@ CONTAINERS = {"torch.nn.Sequential": "Sequential", "torch.nn.ModuleList": "Modul
 
 def construct_module(engine, spec, args, kwargs, site):
     """`nn.Conv2d(3, 16, 3)`: run the constructor spec; remember where each argument is."""
-    from .dispatch import run_op
     attrs = run_op(engine, _CtorView(spec), args, kwargs, site)
     if not isinstance(attrs, DictVal):
         return UNKNOWN
@@ -34,7 +34,6 @@ def construct_module(engine, spec, args, kwargs, site):
                 name = a.name or (names[i] if i < len(names) else None)
                 if name:
                     arg_sites[name] = ((frame.path, frame.unit.key), a.value.nid)
-    from .dispatch import to_spec
     m = NNModule(spec.name, {k: to_spec(v) for k, v in attrs.items.items()}, call_site, arg_sites,
                  site[0].unit.digest if site is not None else "")
     return engine.new_obj(m)
@@ -65,8 +64,6 @@ def call_module(engine, m, args, kwargs, site):
             x = engine.call_value(item, [x] + rest, kwargs, site)
             rest, kwargs = [], {}
         return x
-    from .ops.spec import REGISTRY
-    from .dispatch import run_op
     spec = REGISTRY.get(m.name)
     if spec is None or spec.forward is None:
         return UNKNOWN
@@ -174,7 +171,6 @@ def container_method(engine, c, name, args, kwargs, site):
 
 def nn_attr(engine, m, name):
     if name in m.attrs:
-        from .dispatch import from_spec
         return from_spec(m.attrs[name])
     if name == "training":
         return m.training
@@ -239,14 +235,12 @@ def _super_init(engine, inst, args, kwargs):
             if isinstance(c, Container):
                 engine.set_attr(None, inst, "__container__", c)
             return
-        from .ops.spec import REGISTRY
         spec = REGISTRY.get(base.name)
         if spec is not None and spec.kind == "module":
             # class MyConv(nn.Conv2d): super().__init__(...) gives the layer's attributes.
             m = construct_module(engine, spec, args, kwargs, None)
             if isinstance(m, NNModule):
                 for k, v in m.attrs.items():
-                    from .dispatch import from_spec
                     engine.set_attr(None, inst, k, from_spec(v))
                 engine.set_attr(None, inst, "__layer__", m)
             return
