@@ -143,17 +143,18 @@ class AnalysisWorker:
             host.set_file(snapshot.path, snapshot.index.text)
             self.generation += 1
         first = snapshot.path not in self._analysed
-        try:
-            with _gc_paused():
-                analysis = host.analyze(snapshot.path)
-        except Exception:
-            self._log_error(f"ShapeSense: analysis of {snapshot.path} failed\n{traceback.format_exc()}")
-            analysis = None
         self._analysed.add(snapshot.path)
-        if first and self._factory is None:
-            # What the first analysis of a file built (its parse, IR, memo) mostly lives as
-            # long as the file is open: keep it out of every later collection.
-            gc.freeze()
+        with _gc_paused():
+            try:
+                analysis = host.analyze(snapshot.path)
+            except Exception:
+                self._log_error(f"ShapeSense: analysis of {snapshot.path} failed\n{traceback.format_exc()}")
+                analysis = None
+            if first and self._factory is None:
+                # What the first analysis of a file built (its parse, IR, memo) mostly lives
+                # as long as the file is open: keep it out of every later collection (and
+                # out of the one that would otherwise scan all of it right now).
+                gc.freeze()
         return Outcome(snapshot, analysis, self.generation)
 
 
