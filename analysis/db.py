@@ -56,6 +56,9 @@ class AnalysisHost:
         self._fix_cache: dict = {}
         self._jedi_cache: dict = {}
         self.fact_cache: dict = {}  # (path, unit key) -> (signature, [ShapeFact]) (see ide)
+        # (path, unit key) of every unit whose code changed (or that appeared or went away)
+        # since the last analysis: what memoized results may depend on (infer's _unchanged).
+        self.changed_units: set = set()
         self._revision = 0
 
     # -- files ----------------------------------------------------------------------------
@@ -66,7 +69,9 @@ class AnalysisHost:
             self._revision += 1
 
     def remove_file(self, path: str) -> None:
-        if self.files.pop(path, None) is not None:
+        state = self.files.pop(path, None)
+        if state is not None:
+            self.changed_units.update((path, key) for key in state.units)
             self._revision += 1
 
     def has_file(self, path: str) -> bool:
@@ -84,12 +89,17 @@ class AnalysisHost:
                 return {}
             state = self.files[path]
         if state.units_text != state.text:
+            before = state.units
             try:
                 segments = state.tree.update(state.text, self.query_log)
                 state.units = lower_module(segments, state.lower_cache, self.query_log, state.tree.lines)
             except RecursionError:
                 state.units = {}
             state.units_text = state.text
+            for key in before.keys() | state.units.keys():
+                old, new = before.get(key), state.units.get(key)
+                if old is None or new is None or old.digest != new.digest:
+                    self.changed_units.add((path, key))
         return state.units
 
     def lines(self, path: str) -> list:
@@ -188,12 +198,19 @@ class AnalysisHost:
         solver.SOLVE_LOG.clear()
         engine = Engine(self, self.memo, self.run_id, self.query_log,
                         self.settings.solver_timeout_ms)
-        self.units(path)
-        engine.run_module(path, as_main=True)
-        engine.run_uncalled(path)
-        self.query_log.extend(f"solve:{c}" for c in solver.SOLVE_LOG)
-        self._prune()
-        return build_file_analysis(self, engine, path)
+        # Every file whose text changed is lowered now, so `changed_units` is complete
+        # before any memoized result is judged unchanged.
+        for other, state in list(self.files.items()):
+            if other == path or (state.units_text is not None and state.units_text != state.text):
+                self.units(other)
+        try:
+            engine.run_module(path, as_main=True)
+            engine.run_uncalled(path)
+            self.query_log.extend(f"solve:{c}" for c in solver.SOLVE_LOG)
+            self._prune()
+            return build_file_analysis(self, engine, path)
+        finally:
+            self.changed_units.clear()
 
     def _prune(self):
         cutoff = self.run_id - _KEEP_RUNS

@@ -280,8 +280,7 @@ class ExpressionsMixin:
                 self._merge_into_caller(entry)
         if caller is not None and entry.key in self.memo:
             caller.entry.deps.append((cls, tuple(args), tuple(kwargs.items()), arguments_key(args, kwargs, key[3:]),
-                                      value_key(result),
-                                      tuple(self.module_pos.items())))
+                                      value_key(result), tuple(self.module_pos.items()), entry))
         return result
 
     def _dataclass_init(self, inst, cls, args, kwargs):

@@ -43,12 +43,14 @@ class Entry:
         self.result = None
         self.facts: dict = {}  # (unit, nid) -> list of values
         self.diags: dict = {}  # DiagRecord.key() -> DiagRecord
-        self.deps: list = []  # (callable, args, kwargs, their key at the call, result key, module_pos)
+        self.deps: list = []  # (callable, args, kwargs, their key at the call, result key, module_pos,
+        #                     the entry that answered)
         self.global_reads: dict = {}  # (path, name) -> value key
         self.units: dict = {}  # (path, unit key) -> digest of every unit run for this entry
         self.unknown_units: set = set()  # units run here with an argument of unknown shape
         self.unknown_ops: dict = {}  # unmodelled API name -> calls made by this run
         self.children: list = []  # entries whose results this one used (for liveness)
+        self.reach = None  # units and module globals its whole subtree depends on (memo._reach)
         self.stale = False
         self.last_run = 0
         self.bind_pos: dict = {}  # for module entries: name -> first binding statement

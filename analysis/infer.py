@@ -49,6 +49,10 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         values.new_run(run_id)
         self.unknown_ops: dict = {}
         self.module_envs: dict = {}  # path -> env of the module's top level
+        # For memo._unchanged: modules whose top level re-ran in this run (their globals are
+        # new objects), and entries already found unchanged.
+        self.rerun_globals: set = set()
+        self.unchanged_ids: set = set()
         self.called_units: set = set()
 
     # =====================================================================================
@@ -76,6 +80,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 return entry.result
             del self.module_envs[path]
         self.log.append(f"infer:{_short(path)}::<module>")
+        self.rerun_globals.add(("<globals>", path))
         entry = Entry(key, "<module>")
         env = {"__name__": "__main__" if as_main else _module_name(path), "__file__": path}
         self.module_envs[path] = env

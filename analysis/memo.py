@@ -45,7 +45,34 @@ class MemoMixin:
         ok = ok and not became_impure
         if ok:
             entry.children = children
+            entry.reach = None
         return ok
+
+    def _unchanged(self, entry) -> bool:
+        """Certainly still valid, without re-asking anything: it answered this very call in
+        the previous run (or was found unchanged already in this one), and no unit it or its
+        callees ran, and no module whose globals they read, changed since. This keeps an
+        edit's validation proportional to what the edit touched."""
+        if entry is None or entry.stale or self.memo.get(entry.key) is not entry:
+            return False
+        if entry.last_run != self.run_id - 1 and entry.id not in self.unchanged_ids:
+            return False
+        reach = self._reach(entry)
+        if reach.isdisjoint(self.program.changed_units) and reach.isdisjoint(self.rerun_globals):
+            self.unchanged_ids.add(entry.id)
+            return True
+        return False
+
+    def _reach(self, entry) -> frozenset:
+        reach = entry.reach
+        if reach is None:
+            entry.reach = frozenset()  # a cycle through children adds nothing
+            found = set(entry.units)
+            found.update(("<globals>", path) for path, _ in entry.global_reads)
+            for child in entry.children:
+                found |= self._reach(child)
+            reach = entry.reach = frozenset(found)
+        return reach
 
     def _deps_hold(self, entry) -> bool:
         for (path, unit_key), digest in entry.units.items():
@@ -59,9 +86,12 @@ class MemoMixin:
             value = env[name] if name in env and self._visible(path, name) else UNKNOWN
             if value_key(value) != key:
                 return False
-        for fn, args, kwargs, args_key, result_key, pos in entry.deps:
+        for fn, args, kwargs, args_key, result_key, pos, child in entry.deps:
             if args_key is not None and arguments_key(args, dict(kwargs)) != args_key:
                 return False  # an argument was mutated after the call: it cannot be re-asked
+            if self._unchanged(child):
+                self._mark_live(child)
+                continue
             saved, self.module_pos = self.module_pos, dict(pos)  # as when the call was made
             try:
                 result = self.call_value(fn, list(args), dict(kwargs), None)
@@ -158,7 +188,7 @@ class MemoMixin:
                 self._merge_into_caller(entry)
         if caller is not None and entry.key in self.memo:
             caller.entry.deps.append((fn, tuple(args), tuple(kwargs.items()), call_key, value_key(result),
-                                      tuple(self.module_pos.items())))
+                                      tuple(self.module_pos.items()), entry))
         return result
 
     def _caller(self):
