@@ -15,7 +15,7 @@ from . import solver
 from .dispatch import (binary_op, call_external, compare_values, external_attr, subscript_value,
                        unary_op)
 from .nnmodules import call_module
-from .frames import (MAX_UNROLL, DiagRecord, Entry, Frame, _PseudoUnit, _LazyIter, _add_fact,
+from .frames import (MAX_UNROLL, Dep, DiagRecord, Entry, Frame, _PseudoUnit, _LazyIter, _add_fact,
                      _hashable)
 
 
@@ -279,8 +279,8 @@ class ExpressionsMixin:
             else:
                 self._merge_into_caller(entry)
         if caller is not None and entry.key in self.memo:
-            caller.entry.deps.append((cls, tuple(args), tuple(kwargs.items()), arguments_key(args, kwargs, key[3:]),
-                                      value_key(result), tuple(self.module_pos.items()), entry))
+            caller.entry.deps.append(Dep(cls, tuple(args), tuple(kwargs.items()), arguments_key(args, kwargs, key[3:]),
+                                         value_key(result), tuple(self.module_pos.items()), entry, generic))
         return result
 
     def _dataclass_init(self, inst, cls, args, kwargs):
@@ -517,7 +517,8 @@ class ExpressionsMixin:
     def record(self, frame, nid, value, target=False):
         if isinstance(value, TensorValue) or (isinstance(value, ListVal) and value.items and
                                                any(isinstance(x, TensorValue) for x in value.items)):
-            _add_fact(frame.entry.facts, (frame.path, frame.unit.key, nid), value)
+            # A list is shown as it was here, not as later appends left it.
+            _add_fact(frame.entry.facts, (frame.path, frame.unit.key, nid), _as_it_is(value))
             if target:
                 frame.entry.facts.setdefault(("<targets>", frame.path, frame.unit.key), []).append(nid)
 
@@ -539,3 +540,10 @@ class ExpressionsMixin:
         # Kept in the entry, so a memoized run still reports the calls it made.
         counts = self.stack[-1].entry.unknown_ops if self.stack else self.unknown_ops
         counts[name] = counts.get(name, 0) + 1
+
+
+def _as_it_is(value, depth: int = 3):
+    """A copy of a list (and of the lists in it) as it is now; other values as they are."""
+    if isinstance(value, ListVal) and depth and not getattr(value, "unknown", False):
+        return ListVal([_as_it_is(x, depth - 1) for x in value.items], value.kind)
+    return value

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+from typing import Any, NamedTuple
 from . import ir
 from . import shapes as S
 from .ops.spec import TensorValue
@@ -31,6 +32,19 @@ class DiagRecord:
         return (self.unit, self.nid, self.code, self.message)
 
 
+class Dep(NamedTuple):
+    """A call an entry made, to re-ask when validating it (memo._deps_hold)."""
+
+    fn: Any  # FunctionVal or ClassVal
+    args: tuple
+    kwargs: tuple  # (name, value) pairs
+    args_key: Any  # memo.arguments_key before the call (None: nothing mutable)
+    result_key: Any
+    pos: tuple  # module_pos items when the call was made
+    child: Any  # the entry that answered it
+    generic: bool  # a run with parameters from annotations (run_uncalled)
+
+
 class Entry:
     """One memoized call of a unit (or a run of a module's top level)."""
 
@@ -43,8 +57,7 @@ class Entry:
         self.result = None
         self.facts: dict = {}  # (unit, nid) -> list of values
         self.diags: dict = {}  # DiagRecord.key() -> DiagRecord
-        self.deps: list = []  # (callable, args, kwargs, their key at the call, result key, module_pos,
-        #                     the entry that answered)
+        self.deps: list = []  # Dep
         self.global_reads: dict = {}  # (path, name) -> value key
         self.units: dict = {}  # (path, unit key) -> digest of every unit run for this entry
         self.unknown_units: set = set()  # units run here with an argument of unknown shape

@@ -9,7 +9,7 @@ from .values import DictVal, FunctionVal, ListVal, Ref, is_tensor, value_key
 from .ops.spec import TensorValue
 from . import pybuiltins
 from .annotations import tensor_from_annotation
-from .frames import MAX_DEPTH, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
+from .frames import MAX_DEPTH, Dep, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
 
 
 _IMMUTABLE = (TensorValue, int, float, str, S.Expr, type(None))
@@ -86,18 +86,23 @@ class MemoMixin:
             value = env[name] if name in env and self._visible(path, name) else UNKNOWN
             if value_key(value) != key:
                 return False
-        for fn, args, kwargs, args_key, result_key, pos, child in entry.deps:
-            if args_key is not None and arguments_key(args, dict(kwargs)) != args_key:
+        for dep in entry.deps:
+            if dep.args_key is not None and arguments_key(dep.args, dict(dep.kwargs)) != dep.args_key:
                 return False  # an argument was mutated after the call: it cannot be re-asked
-            if self._unchanged(child):
-                self._mark_live(child)
+            if self._unchanged(dep.child):
+                self._mark_live(dep.child)
                 continue
-            saved, self.module_pos = self.module_pos, dict(pos)  # as when the call was made
+            saved, self.module_pos = self.module_pos, dict(dep.pos)  # as when the call was made
             try:
-                result = self.call_value(fn, list(args), dict(kwargs), None)
+                if not dep.generic:
+                    result = self.call_value(dep.fn, list(dep.args), dict(dep.kwargs), None)
+                elif isinstance(dep.fn, FunctionVal):
+                    result = self.call_user(dep.fn, list(dep.args), dict(dep.kwargs), None, generic=True)
+                else:
+                    result = self.construct(dep.fn, list(dep.args), dict(dep.kwargs), None, generic=True)
             finally:
                 self.module_pos = saved
-            if value_key(result) != result_key:
+            if value_key(result) != dep.result_key:
                 return False
         return True
 
@@ -187,8 +192,8 @@ class MemoMixin:
             else:
                 self._merge_into_caller(entry)
         if caller is not None and entry.key in self.memo:
-            caller.entry.deps.append((fn, tuple(args), tuple(kwargs.items()), call_key, value_key(result),
-                                      tuple(self.module_pos.items()), entry))
+            caller.entry.deps.append(Dep(fn, tuple(args), tuple(kwargs.items()), call_key, value_key(result),
+                                         tuple(self.module_pos.items()), entry, generic))
         return result
 
     def _caller(self):
