@@ -123,12 +123,15 @@ def test_imports_from_a_src_layout_are_resolved_with_jedi(tmp_path):
 
 # Seeded random edits over every sample, including the seeds that once found differences:
 # a class whose base turned Unknown (an import broken mid-edit) still had its old instance
-# memoized (unet.py, 24), and a call re-asked with a list appended to after the call
-# (blocks_and_helpers.py, 39).
+# memoized (unet.py, 24); a call re-asked with a list appended to after the call
+# (blocks_and_helpers.py, 39); a generic run's call re-asked as a plain call
+# (transformer_lm.py, 175); a fact showing a list as later appends left it
+# (blocks_and_helpers.py, 113).
 _PIECES = ["x", "(", ")", "\n", "    ", "# c", "1", ", 2", ".view(-1)", "nn.Linear(3, 4)", "self.",
            "def f(x):\n    return x\n", "\n\n", "=", "[", "]", '"', "é"]
 _SEEDED = [(name, seed) for name in sorted(p.name for p in SAMPLE.parent.glob("*.py")) for seed in (0, 1)]
-_SEEDED += [("unet.py", 24), ("blocks_and_helpers.py", 39), ("blocks_and_helpers.py", 43)]
+_SEEDED += [("unet.py", 24), ("blocks_and_helpers.py", 39), ("blocks_and_helpers.py", 43),
+            ("transformer_lm.py", 175), ("blocks_and_helpers.py", 113)]
 
 
 @pytest.mark.parametrize("name,seed", _SEEDED)
