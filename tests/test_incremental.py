@@ -153,3 +153,20 @@ def test_seeded_random_edits_equal_fresh_analysis(name, seed):
     fresh = AnalysisHost()
     fresh.set_file(path, text)
     assert _snapshot(host.analyze(path)) == _snapshot(fresh.analyze(path))
+
+
+def test_modules_built_by_an_older_version_of_a_def_are_not_reused(tmp_path):
+    # Deleting `super().` renumbers the nodes of __init__: the Linear that a diagnostic
+    # points back to ("Linear defined here") must be the one the new code built.
+    base = (Path(__file__).parent / "lsp" / "data" / "mnist_cnn.py").read_text()
+    start = base.index("super().__init__()")
+    edited = base[:start] + base[start + len("super()."):]
+    path = str(tmp_path / "mnist_cnn.py")
+    host = AnalysisHost()
+    host.set_file(path, base)
+    host.analyze(path)
+    host.set_file(path, edited)
+    fresh = AnalysisHost()
+    fresh.set_file(path, edited)
+    incremental, expected = host.analyze(path), fresh.analyze(path)
+    assert incremental.diagnostics and incremental.diagnostics == expected.diagnostics
