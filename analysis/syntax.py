@@ -95,6 +95,8 @@ class SyntaxTree:
         delta = len(new) - len(old)
         first = p + 1  # first changed line (old and new numbering agree up to it)
         last = max(len(old) - s, first)  # last changed line of the old text
+        if self._reparse_method(first, last, delta, new):
+            return True
         i = _find(segs, first)
         if first <= segs[i].nodes[0].start_pos[0] + segs[i].offset and i > 0:
             i -= 1  # the change reaches the segment's first line: it may extend the one before
@@ -126,6 +128,70 @@ class SyntaxTree:
             j = min(len(segs) - 1, j + grow)
             grow *= 2
 
+    def _reparse_method(self, first: int, last: int, delta: int, new: list[str]) -> bool:
+        """An edit inside the body of one method of a top-level class re-parses that method
+        alone, under a stand-in `class _:` header (the parser is then in the same state as
+        in the class: a class body, after a complete statement), and grafts it into the
+        class. Like a region, it is kept only if the next line of code after it still
+        starts a statement where it did. False: not such an edit; the caller re-parses the
+        segments."""
+        segs = self.segments
+        k = _find(segs, first)
+        seg = segs[k]
+        if _find(segs, last) != k or not seg.nodes or seg.nodes[0].type != "classdef":
+            return False
+        cls, off = seg.nodes[0], seg.offset
+        suite = cls.children[-1]
+        if suite.type != "suite":
+            return False
+        f, l = first - off, last - off  # the changed lines in the segment's numbering
+        for idx, node in enumerate(suite.children):
+            if node.type in ("funcdef", "decorated") and node.start_pos[0] <= f and l < _end(node)[0]:
+                break
+        else:
+            return False
+        func = node.children[-1] if node.type == "decorated" else node
+        if func.type != "funcdef" or func.children[-1].type != "suite" or f <= func.children[-1].start_pos[0]:
+            return False  # only inside a multi-line body, below the `def ...:` line
+        before = suite.children[idx - 1]
+        if before.type in _ERRORS or _end(before)[1] != 0:
+            return False  # the parser may not be at a clean statement start there
+        # Its lines, from the end of the node before it (the blank lines and comments
+        # between are its first leaf's prefix), segment numbering.
+        start, stop = _end(before)[0], _end(node)[0]
+        later = suite.children[idx + 1:] + seg.nodes[1:]
+        nxt = later[0] if later else (segs[k + 1].nodes[0] if k + 1 < len(segs) else None)
+        if nxt is None:
+            return False
+        nxt_off = off if later else segs[k + 1].offset
+        head = nxt.start_pos[0] + nxt_off + delta  # file line of the next code, new numbering
+        lines = new[start + off - 1: head]
+        tree = _parse(["class _:\n"] + lines)
+        dummy = tree.children[0]
+        if dummy.type != "classdef" or dummy.children[-1].type != "suite":
+            return False
+        kids = dummy.children[-1].children
+        first_code = (2 + node.start_pos[0] - start, node.start_pos[1])
+        fresh = next((c for c in kids if c.start_pos == first_code), None)
+        if fresh is None or fresh.type != node.type or _end(fresh) != (2 + stop - start + delta, 0):
+            return False
+        expect = (head - (start + off) + 2, nxt.start_pos[1])
+        after = kids[kids.index(fresh) + 1:] if later else tree.children[1:]
+        if not after or after[0].start_pos != expect:  # (cut after one line, it may be broken)
+            return False
+        _shift_lines(fresh, start - 2)
+        fresh.parent = suite
+        suite.children[idx] = fresh
+        if delta:
+            for sibling in later:
+                _shift_lines(sibling, delta)
+            seg.end += delta
+            for other in segs[k + 1:]:
+                other.move(delta)
+        seg.lowered = None  # its nodes changed in place: lower it again
+        self.reparsed_lines = len(lines) + 1
+        return True
+
     def _splice(self, i: int, j: int, fresh: list, delta: int) -> None:
         """Segments i..j become `fresh`; the ones after move by `delta` lines."""
         segs = self.segments
@@ -133,6 +199,33 @@ class SyntaxTree:
             for seg in segs[j + 1:]:
                 seg.move(delta)
         self.segments = segs[:i] + fresh + segs[j + 1:]
+
+
+def _shift_lines(node, delta: int) -> None:
+    """Move a parsed subtree by `delta` lines (its leaves hold their own positions)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        children = getattr(n, "children", None)
+        if children is None:
+            n.line += delta
+        else:
+            stack.extend(children)
+
+
+def _end(node) -> tuple:
+    """Where a node ends (parso's end_pos without splitting every leaf into lines)."""
+    while True:
+        children = getattr(node, "children", None)
+        if children is None:
+            break
+        if not children:
+            return node.end_pos
+        node = children[-1]
+    value = node.value
+    if "\n" in value or "\r" in value:
+        return node.end_pos
+    return node.line, node.column + len(value)
 
 
 def _parse(lines: list[str]):

@@ -63,3 +63,22 @@ def test_an_edit_inside_a_def_reparses_only_its_segment():
     opened = edited.replace("return x * 100\n", "return (x * 100\n")
     tree.update(opened)
     assert _dump(tree.segments) == _full(opened)
+
+
+def test_typing_in_a_method_reparses_that_method_alone():
+    methods = "".join(f"    def m{i}(self, x):\n        y = x + {i}\n        return y\n\n" for i in range(30))
+    text = f"import torch\n\n\nclass Big:\n{methods}\nclass After:\n    pass\n"
+    tree = SyntaxTree()
+    tree.update(text)
+    anchor = text.index("        return y\n", text.index("def m15"))
+    typed = "z = torch.cat([x, x], dim=1)"
+    for n in range(len(typed) + 1):  # every prefix, unclosed brackets included
+        edited = text[:anchor] + "        " + typed[:n] + "\n" + text[anchor:]
+        tree.update(edited)
+        assert _dump(tree.segments) == _full(edited), typed[:n]
+        assert tree.reparsed_lines < 12  # the method and the next line, not the 120-line class
+    # an unclosed string swallows the methods after it: the class is re-parsed instead
+    opened = text[:anchor] + '        s = """\n' + text[anchor:]
+    tree.update(opened)
+    assert _dump(tree.segments) == _full(opened)
+    assert tree.reparsed_lines > 12
