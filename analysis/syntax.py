@@ -7,13 +7,15 @@ into lines of the file. An edit re-parses only the segments it touches (plus the
 which an indented line or an `else:` can extend), and moves the segments after it by
 changing one integer each. That keeps an edit's parse cost independent of the file's size,
 which parso's own DiffParser is not (it diffs every line and shifts every node after the
-edit).
+edit). An edit inside the body of a method of a top-level class re-parses that method
+alone, under a stand-in `class _:` header, and grafts it into the class.
 
 Why a region re-parse equals the full parse: a segment starts where the parser is back at
 the top level with no open bracket or string, so parsing from there depends only on the
 text that follows. A region ends where the next, unchanged segment still parses as the same
 top-level statement (checked by parsing it along with the region); if it does not (an
-unclosed bracket or string swallowed it), the region grows. tests/test_syntax.py checks
+unclosed bracket or string swallowed it), the region grows; a method is kept the same way,
+else the class is re-parsed. tests/test_syntax.py checks
 segment by segment against a full parse on random edits, broken syntax included.
 
 We never use parso's global cache (jedi shares it).
