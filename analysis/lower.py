@@ -11,6 +11,7 @@ import hashlib
 import itertools
 
 from . import ir
+from .syntax import node_end
 
 _BINOPS = {"+", "-", "*", "/", "//", "%", "**", "@", "<<", ">>", "&", "|", "^"}
 
@@ -78,7 +79,7 @@ class _Lowerer:
 
     def source(self, node) -> str:
         """The node's code without its prefix, sliced from the text."""
-        return self.slice(node.start_pos, _end(node))
+        return self.slice(node.start_pos, node_end(node))
 
     def slice(self, start, end) -> str:
         (l1, c1), (l2, c2) = start, end
@@ -139,7 +140,7 @@ class _Lowerer:
         while stack:
             n = stack.pop()
             if n.type == "funcdef":
-                cuts.append((n.children[-1].start_pos, _end(n.children[-1])))
+                cuts.append((n.children[-1].start_pos, node_end(n.children[-1])))
             elif n.type in _HOLDS_DEFS:
                 stack.extend(n.children)
         nodes = [n for n in seg.nodes if n.type != "endmarker"]
@@ -152,7 +153,7 @@ class _Lowerer:
             h.update(self.slice(at, a).encode("utf-8", "surrogatepass"))
             h.update(b"\0")
             at = b
-        h.update(self.slice(at, _end(nodes[-1])).encode("utf-8", "surrogatepass"))
+        h.update(self.slice(at, node_end(nodes[-1])).encode("utf-8", "surrogatepass"))
         return h.digest()
 
     def _finish(self, b, key, body, params):
@@ -186,22 +187,6 @@ class _Lowerer:
 # Nodes that can hold a def whose body is not part of the module's IR.
 _HOLDS_DEFS = {"classdef", "decorated", "async_funcdef", "async_stmt", "suite", "if_stmt",
                "for_stmt", "while_stmt", "try_stmt", "with_stmt"}
-
-
-def _end(node) -> tuple:
-    """parso's end_pos without splitting the last leaf's text into lines (parso always
-    does; only strings and error leaves can hold a line break)."""
-    while True:
-        children = getattr(node, "children", None)
-        if children is None:
-            break
-        if not children:
-            return node.end_pos
-        node = children[-1]
-    value = node.value
-    if "\n" in value or "\r" in value:
-        return node.end_pos
-    return node.line, node.column + len(value)
 
 
 def _digest(value) -> str:
@@ -238,7 +223,7 @@ class _UnitBuilder:
         nid = self.next_id
         self.next_id += 1
         if node is not None:
-            self.spans[nid] = (node.start_pos, _end(node))
+            self.spans[nid] = (node.start_pos, node_end(node))
         return nid
 
     # -- statements ---------------------------------------------------------------------
@@ -693,7 +678,7 @@ class _UnitBuilder:
         """An id whose span covers children[0..upto] (the expression so far)."""
         nid = self.next_id
         self.next_id += 1
-        self.spans[nid] = (children[0].start_pos, _end(children[upto]))
+        self.spans[nid] = (children[0].start_pos, node_end(children[upto]))
         return nid
 
     def arglist(self, node) -> tuple:

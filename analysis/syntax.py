@@ -148,7 +148,7 @@ class SyntaxTree:
             return False
         f, l = first - off, last - off  # the changed lines in the segment's numbering
         for idx, node in enumerate(suite.children):
-            if node.type in ("funcdef", "decorated") and node.start_pos[0] <= f and l < _end(node)[0]:
+            if node.type in ("funcdef", "decorated") and node.start_pos[0] <= f and l < node_end(node)[0]:
                 break
         else:
             return False
@@ -156,11 +156,11 @@ class SyntaxTree:
         if func.type != "funcdef" or func.children[-1].type != "suite" or f <= func.children[-1].start_pos[0]:
             return False  # only inside a multi-line body, below the `def ...:` line
         before = suite.children[idx - 1]
-        if before.type in _ERRORS or _end(before)[1] != 0:
+        if before.type in _ERRORS or node_end(before)[1] != 0:
             return False  # the parser may not be at a clean statement start there
         # Its lines, from the end of the node before it (the blank lines and comments
         # between are its first leaf's prefix), segment numbering.
-        start, stop = _end(before)[0], _end(node)[0]
+        start, stop = node_end(before)[0], node_end(node)[0]
         later = suite.children[idx + 1:] + seg.nodes[1:]
         nxt = later[0] if later else (segs[k + 1].nodes[0] if k + 1 < len(segs) else None)
         if nxt is None:
@@ -175,7 +175,7 @@ class SyntaxTree:
         kids = dummy.children[-1].children
         first_code = (2 + node.start_pos[0] - start, node.start_pos[1])
         fresh = next((c for c in kids if c.start_pos == first_code), None)
-        if fresh is None or fresh.type != node.type or _end(fresh) != (2 + stop - start + delta, 0):
+        if fresh is None or fresh.type != node.type or node_end(fresh) != (2 + stop - start + delta, 0):
             return False
         expect = (head - (start + off) + 2, nxt.start_pos[1])
         after = kids[kids.index(fresh) + 1:] if later else tree.children[1:]
@@ -215,7 +215,7 @@ def _shift_lines(node, delta: int) -> None:
             stack.extend(children)
 
 
-def _end(node) -> tuple:
+def node_end(node) -> tuple:
     """Where a node ends (parso's end_pos without splitting every leaf into lines)."""
     while True:
         children = getattr(node, "children", None)
