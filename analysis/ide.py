@@ -218,8 +218,12 @@ def _facts_by_unit(entry) -> dict:
 
 
 def _fact_units(entry, path) -> set:
-    """The units of `path` an entry holds facts for."""
-    return {unit_key for p, unit_key in _facts_by_unit(entry) if p == path}
+    """The units of `path` an entry holds facts for (computed once per entry and path)."""
+    cached = entry.__dict__.setdefault("_fact_units", {})
+    units = cached.get(path)
+    if units is None:
+        units = cached[path] = {unit_key for p, unit_key in _facts_by_unit(entry) if p == path}
+    return units
 
 
 def _widened_units(entry, path) -> set:

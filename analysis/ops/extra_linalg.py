@@ -79,8 +79,8 @@ def addmm(ctx, input, mat1, mat2, *, beta=1, alpha=1, out=None):
         ctx.fail(SHAPE_MISMATCH, f"mat2 must be a matrix, got {len(b)}-D tensor")
     _same_dtypes(ctx, lambda d: f"mat1 and mat2 must have the same dtype, but got "
                                 f"{dtype_name(d[0])} and {dtype_name(d[1])}", mat1, mat2)
-    dt = _same_dtypes(ctx, lambda d: f"self and mat2 must have the same dtype, but got "
-                                     f"{dtype_name(d[0])} and {dtype_name(d[1])}", input, mat2)
+    _same_dtypes(ctx, lambda d: f"self and mat2 must have the same dtype, but got "
+                                f"{dtype_name(d[0])} and {dtype_name(d[1])}", input, mat2)
     expand_to(ctx, inp, (a[0], b[1]))
     ctx.require(S.eq(a[1], b[0]), SHAPE_MISMATCH,
                 f"mat1 and mat2 shapes cannot be multiplied ({_mat_text(a)} and {_mat_text(b)})")
@@ -92,8 +92,8 @@ def addmv(ctx, input, mat, vec, *, beta=1, alpha=1, out=None):
     inp, m, v = ctx.shape(_tensor(input)), ctx.shape(_tensor(mat)), ctx.shape(_tensor(vec))
     if len(m) != 2 or len(v) != 1 or len(inp) > 1:
         ctx.fail(SHAPE_MISMATCH, f"vector + matrix @ vector expected, got {len(inp)}, {len(m)}, {len(v)}")
-    dt = _same_dtypes(ctx, lambda d: "addmv input tensors must have the same dtype, but got "
-                                     + ", ".join(dtype_name(x) for x in d[:2]) + f", and {dtype_name(d[2])}",
+    _same_dtypes(ctx, lambda d: "addmv input tensors must have the same dtype, but got "
+                                + ", ".join(dtype_name(x) for x in d[:2]) + f", and {dtype_name(d[2])}",
                       input, mat, vec)
     msg = (f"size mismatch, got input ({_T(inp[0] if inp else 1)}), mat ({_mat_text(m)}), "
            f"vec ({_T(v[0])})")
@@ -103,13 +103,19 @@ def addmv(ctx, input, mat, vec, *, beta=1, alpha=1, out=None):
     return TensorValue((m[0],), input.dtype)
 
 
-@op("torch.addbmm", "Tensor.addbmm")
-def addbmm(ctx, input, batch1, batch2, *, beta=1, alpha=1, out=None):
+def _batched_operands(ctx, input, batch1, batch2):
+    """Shapes of addbmm/baddbmm's operands; both batches must be 3-D."""
     inp, a, b = ctx.shape(_tensor(input)), ctx.shape(_tensor(batch1)), ctx.shape(_tensor(batch2))
     if len(a) != 3:
         ctx.fail(SHAPE_MISMATCH, "batch1 must be a 3D tensor")
     if len(b) != 3:
         ctx.fail(SHAPE_MISMATCH, "batch2 must be a 3D tensor")
+    return inp, a, b
+
+
+@op("torch.addbmm", "Tensor.addbmm")
+def addbmm(ctx, input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    inp, a, b = _batched_operands(ctx, input, batch1, batch2)
     dt = _same_dtypes(ctx, lambda d: f"expected scalar type {dtype_name(d[0])} but found "
                                      f"{dtype_name(d[1])}", batch1, batch2)
     ctx.require(S.eq(a[0], b[0]), SHAPE_MISMATCH,
@@ -124,13 +130,9 @@ def addbmm(ctx, input, batch1, batch2, *, beta=1, alpha=1, out=None):
 
 @op("torch.baddbmm", "Tensor.baddbmm")
 def baddbmm(ctx, input, batch1, batch2, *, beta=1, alpha=1, out=None):
-    inp, a, b = ctx.shape(_tensor(input)), ctx.shape(_tensor(batch1)), ctx.shape(_tensor(batch2))
-    if len(a) != 3:
-        ctx.fail(SHAPE_MISMATCH, "batch1 must be a 3D tensor")
-    if len(b) != 3:
-        ctx.fail(SHAPE_MISMATCH, "batch2 must be a 3D tensor")
-    dt = _same_dtypes(ctx, lambda d: f"expected scalar type {dtype_name(d[0])} but found "
-                                     f"{dtype_name(d[1])}", input, batch1, batch2)
+    inp, a, b = _batched_operands(ctx, input, batch1, batch2)
+    _same_dtypes(ctx, lambda d: f"expected scalar type {dtype_name(d[0])} but found "
+                                f"{dtype_name(d[1])}", input, batch1, batch2)
     msg = (f"Expected size for first two dimensions of batch2 tensor to be: [{_T(a[0])}, "
            f"{_T(a[2])}] but got: [{_T(b[0])}, {_T(b[1])}].")
     ctx.require(S.eq(a[0], b[0]), SHAPE_MISMATCH, msg)
@@ -540,7 +542,7 @@ def _vector_norm(ctx, A, ord, dim, keepdim, dtype):
     dt = _norm_dtype(ctx, "linalg.vector_norm", A, dtype)
     if not isinstance(keepdim, bool):
         raise Unknowable("keepdim")
-    s = ctx.shape(A)
+    ctx.shape(A)  # Unknowable unless the shape is known
     if isinstance(ord, (int, float)) and not isinstance(ord, bool) and ord < 0 or ord == float("inf"):
         # negative / infinite orders reduce with min/max: an empty reduced dim is an error
         raise Unknowable("vector norm of order <0 or inf: empty-dim rules not modelled")
