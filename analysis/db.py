@@ -57,7 +57,7 @@ class AnalysisHost:
         self._jedi_cache: dict = {}
         self.fact_cache: dict = {}  # (path, unit key) -> (signature, [ShapeFact]) (see ide)
         # (path, unit key) of every unit whose code changed (or that appeared or went away)
-        # since the last analysis: what memoized results may depend on (infer's _unchanged).
+        # since the last analysis: what memoized results may depend on (memo._unchanged).
         self.changed_units: set = set()
         self._revision = 0
 
