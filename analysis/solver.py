@@ -8,11 +8,17 @@ is a dim >= 1, constrained by the assumptions):
 - "contingent": it holds for some; the counterexample is a model where it fails;
 - "unknown": solver timeout or something it cannot encode.
 
+Besides the per-query timeout, an analysis may run under a total solver budget
+(`analysis_budget`): past it, every query that would reach Z3 answers "unknown" (so no
+diagnostic comes from it) and is not cached, so a later analysis with time left decides it.
+
 Only the slice of assumptions that shares symbols with `cond` (transitively) is sent to the
 solver, and answers are cached by (slice, cond), so an edit re-solves only changed slices.
 """
 from __future__ import annotations
 
+import contextlib
+import time
 from collections import OrderedDict
 
 from . import shapes as S
@@ -21,6 +27,29 @@ from .shapes import Cond, Expr
 _CACHE: "OrderedDict[tuple, tuple]" = OrderedDict()
 _CACHE_SIZE = 4096
 SOLVE_LOG: list = []  # appended on every real solver call (the query log reads it)
+
+
+class _Budget:
+    """Solver time left in the running analysis (None: no budget) and the queries
+    answered "unknown" because it ran out."""
+
+    left_s: float | None = None
+    skipped: int = 0
+
+
+_BUDGET = _Budget()
+
+
+@contextlib.contextmanager
+def analysis_budget(total_ms: int | None):
+    """Run one analysis with at most `total_ms` of Z3 time in all (None: unlimited)."""
+    saved = (_BUDGET.left_s, _BUDGET.skipped)
+    _BUDGET.left_s = None if total_ms is None else total_ms / 1000
+    _BUDGET.skipped = 0
+    try:
+        yield _BUDGET
+    finally:
+        _BUDGET.left_s, _BUDGET.skipped = saved
 
 
 def relevant_slice(assumptions, cond) -> list:
@@ -65,8 +94,21 @@ def check(assumptions, cond, timeout_ms: int = 500):
         _CACHE.move_to_end(key)
         verdict, cex, core_idx = hit
         return verdict, cex, tuple(slice_[i][1] for i in core_idx)
+    left = _BUDGET.left_s
+    if left is not None and left <= 0:
+        _BUDGET.skipped += 1
+        return "unknown", "", ()  # over the analysis's solver budget: no verdict, no cache
+    capped = left is not None and left * 1000 < timeout_ms
+    if capped:
+        timeout_ms = max(1, int(left * 1000))
     SOLVE_LOG.append(str(cond))
+    started = time.perf_counter()
     result = _z3_check([c for c, _ in slice_], cond, timeout_ms)
+    if left is not None:
+        _BUDGET.left_s = left - (time.perf_counter() - started)
+    if capped and result[0] == "unknown":
+        _BUDGET.skipped += 1
+        return result  # cut short by the budget: a later analysis may decide it
     _CACHE[key] = result
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)

@@ -23,7 +23,12 @@ class Settings:
     inlay_hints: bool = True
     conditional_severity: str = "warning"
     solver_timeout_ms: int = 500
-    debounce_ms: int = 250
+    # None: adaptive (analyse at once when idle; a burst of edits cancels the superseded
+    # run and queues at most one more). A number restores a fixed debounce.
+    debounce_ms: int | None = None
+    analysis_budget_ms: int = 5_000  # one analysis of one file; past it: cancelled, a message
+    max_file_bytes: int = 2_000_000  # bigger files are analysed up to this size only
+    solver_budget_ms: int = 2_000  # solver time of one analysis; past it queries say "unknown"
 
 
 def _bool(v: Any) -> bool:
@@ -58,6 +63,9 @@ _KEYS = {
     "conditionalSeverity": ("conditional_severity", _choice(CONDITIONAL_SEVERITIES)),
     "solverTimeoutMs": ("solver_timeout_ms", _int_range(10, 60_000)),
     "debounceMs": ("debounce_ms", _int_range(0, 10_000)),
+    "analysisBudgetMs": ("analysis_budget_ms", _int_range(50, 600_000)),
+    "maxFileBytes": ("max_file_bytes", _int_range(1_000, 500_000_000)),
+    "solverBudgetMs": ("solver_budget_ms", _int_range(10, 600_000)),
 }
 
 

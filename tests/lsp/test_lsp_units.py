@@ -29,7 +29,7 @@ def test_invalid_settings_fall_back_one_by_one():
 def test_null_resets_and_missing_keeps_base():
     base = Settings(debounce_ms=40, inlay_hints=False)
     settings, problems = parse_settings({"debounceMs": None}, base)
-    assert settings == Settings(debounce_ms=250, inlay_hints=False) and not problems
+    assert settings == Settings(debounce_ms=None, inlay_hints=False) and not problems
 
 
 def test_hover_markdown_first_line_and_escaping():
