@@ -3,27 +3,35 @@
 Text output is one `path:line:col: severity: message [code]` per diagnostic (1-based,
 columns in characters), like compilers print. JSON output carries 0-based LSP-style
 ranges (columns in code points) for diagnostics and for every shape fact, so accuracy
-tools can compare the engine with real runs.
+tools can compare the engine with real runs. `github` prints workflow annotations and
+`sarif` a SARIF 2.1.0 log (server/formats.py).
+
+Exit codes: 0 no error, 1 errors found, 2 usage or configuration error, or a file that
+could not be analysed (`--exit-zero` turns 1 into 0, nothing else).
 """
 from __future__ import annotations
 
-import json
 import os
 import sys
 import traceback
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TextIO
 
+from shapesense.analysis import suppression
 from shapesense.analysis.db import AnalysisHost, EngineSettings
-from shapesense.analysis.results import FileAnalysis, Span
+from shapesense.analysis.results import Diagnostic, FileAnalysis
 
+from .config import ProjectConfig
+from .formats import WRITERS
 from .paths import python_files, read_text
+
+EXIT_CLEAN, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
 
 @dataclass
 class Report:
-    analyses: list[FileAnalysis] = field(default_factory=list)
+    analyses: list[FileAnalysis] = field(default_factory=list)  # diagnostics as shown
     failures: list[tuple[str, str]] = field(default_factory=list)  # (path, traceback)
 
     @property
@@ -41,98 +49,66 @@ class Report:
         return total
 
 
-def collect(paths: list[str]) -> list[str]:
+def collect(paths: list[str], config: ProjectConfig | None = None) -> list[str]:
     files: list[str] = []
     for p in paths:
         for f in python_files(os.path.abspath(p)):
-            if f not in files:
+            if f not in files and (config is None or config.selects(f)):
                 files.append(f)
     return files
 
 
-def run(paths: list[str], settings: EngineSettings | None = None) -> Report:
-    files = collect(paths)
+def shown(text: str, diagnostics: list[Diagnostic], config: ProjectConfig, warn_unused_ignores: bool) -> list[Diagnostic]:
+    """The diagnostics a user sees: ignore comments applied, then the project's
+    `disable` and `severity` (which can also turn `unused-ignore` off or into an error)."""
+    kept = suppression.apply(text, diagnostics, warn_unused_ignores)
+    out = []
+    for d in sorted(kept.kept + kept.unused, key=lambda d: d.span.start):
+        severity = config.severity_of(d.code, d.severity)
+        if severity is not None:
+            out.append(d if severity == d.severity else replace(d, severity=severity))
+    return out
+
+
+def run(paths: list[str], settings: EngineSettings | None = None, config: ProjectConfig | None = None,
+        warn_unused_ignores: bool = False) -> Report:
+    config = config or ProjectConfig()
+    files = collect(paths, config)
     dirs = [os.path.abspath(p) for p in paths if os.path.isdir(p)]
-    root = os.path.commonpath(dirs) if dirs else os.getcwd()
+    root = config.root or (os.path.commonpath(dirs) if dirs else os.getcwd())
     host = AnalysisHost(settings or EngineSettings(), root)
     report = Report()
-    readable = []
+    texts = {}
     for path in files:  # all texts first, so imports between them resolve
         text = read_text(path)
         if text is None:
             report.failures.append((path, "cannot read file"))
         else:
             host.set_file(path, text)
-            readable.append(path)
-    for path in readable:
+            texts[path] = text
+    for path, text in texts.items():
         try:
-            report.analyses.append(host.analyze(path))
+            analysis = host.analyze(path)
         except Exception:
             report.failures.append((path, traceback.format_exc()))
+            continue
+        report.analyses.append(replace(analysis, diagnostics=shown(text, analysis.diagnostics, config, warn_unused_ignores)))
     return report
 
 
-def _display(path: str) -> str:
-    rel = os.path.relpath(path)
-    return path if rel.startswith("..") else rel
-
-
-def _range(span: Span) -> dict:
-    return {
-        "start": {"line": span.start[0], "character": span.start[1]},
-        "end": {"line": span.end[0], "character": span.end[1]},
-    }
-
-
-def to_json(report: Report, unknown_ops: bool) -> dict:
-    out: dict = {"diagnostics": [], "facts": [], "errors": report.errors, "warnings": report.warnings}
-    for a in report.analyses:
-        path = _display(a.path)
-        for d in a.diagnostics:
-            out["diagnostics"].append({
-                "path": path, "range": _range(d.span), "severity": d.severity, "code": d.code,
-                "message": d.message,
-                "related": [
-                    {"path": _display(r.path) if r.path else path, "range": _range(r.span), "message": r.message}
-                    for r in d.related
-                ],
-            })
-        for f in a.facts:
-            out["facts"].append({"path": path, "range": _range(f.span), "text": f.text, "shape": f.shape,
-                                 "assigned": f.is_target, "variants": list(f.variants),
-                                 "origin": f.origin})
-    if unknown_ops:
-        out["unknown_ops"] = dict(report.unknown_ops().most_common())
-    if report.failures:
-        out["failures"] = [{"path": _display(p), "error": e} for p, e in report.failures]
-    return out
-
-
-def write_text(report: Report, unknown_ops: bool, out: TextIO) -> None:
-    for a in report.analyses:
-        for d in sorted(a.diagnostics, key=lambda d: d.span.start):
-            line, col = d.span.start
-            out.write(f"{_display(a.path)}:{line + 1}:{col + 1}: {d.severity}: {d.message} [{d.code}]\n")
-    for path, error in report.failures:
-        out.write(f"{_display(path)}: analysis failed: {error.strip().splitlines()[-1]}\n")
-    if unknown_ops:
-        ops = report.unknown_ops()
-        out.write(f"unmodelled APIs ({len(ops)}):\n")
-        for name, count in ops.most_common():
-            out.write(f"  {count:6d}  {name}\n")
-    files = len(report.analyses)
-    out.write(f"{report.errors} error(s), {report.warnings} warning(s) in {files} file(s)\n")
-
-
-def main(paths: list[str], fmt: str, unknown_ops: bool, settings: EngineSettings, out: TextIO = sys.stdout) -> int:
-    report = run(paths, settings)
-    if fmt == "json":
-        json.dump(to_json(report, unknown_ops), out, indent=2)
-        out.write("\n")
-    else:
-        write_text(report, unknown_ops, out)
+def main(paths: list[str], fmt: str, unknown_ops: bool, settings: EngineSettings,
+         config: ProjectConfig | None = None, warn_unused_ignores: bool = False, exit_zero: bool = False,
+         out: TextIO = sys.stdout) -> int:
+    report = run(paths, settings, config, warn_unused_ignores)
+    try:
+        WRITERS[fmt](report, unknown_ops, out)
+        out.flush()
+    except BrokenPipeError:  # `shapesense check ... | head`: the reader has what it wanted
+        sys.stdout = None  # no second error when the interpreter flushes stdout at exit
     for path, error in report.failures:
         sys.stderr.write(f"shapesense: {path}: {error}\n")
-    if report.errors:
-        return 1
-    return 2 if report.failures else 0
+    if report.failures:
+        return EXIT_USAGE
+    if report.errors and not exit_zero:
+        return EXIT_ERRORS
+    return EXIT_CLEAN

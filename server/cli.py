@@ -5,9 +5,11 @@ import argparse
 import gc
 import logging
 import sys
+from importlib import metadata
 
 from shapesense.analysis.db import EngineSettings
 
+from .formats import FORMATS
 from .settings import ANNOTATION_STYLES
 
 
@@ -18,8 +20,20 @@ def _host_port(value: str) -> tuple[str, int]:
     return host or "127.0.0.1", int(port)
 
 
+def _version() -> str:
+    try:
+        return metadata.version("shapesense")
+    except metadata.PackageNotFoundError:  # running from a plain checkout
+        return "0+unknown"
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="shapesense", description="PyTorch tensor shapes while you type.")
+    p = argparse.ArgumentParser(
+        prog="shapesense", description="PyTorch tensor shapes while you type.",
+        epilog="exit codes of `check`: 0 no error found, 1 errors found, "
+               "2 usage or configuration error, or a file that could not be analysed",
+    )
+    p.add_argument("--version", action="version", version=f"shapesense {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="run the language server")
@@ -29,12 +43,24 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--log-file", help="write the server's own log here (stderr by default)")
     serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
 
-    check = sub.add_parser("check", help="analyse files and print shape problems")
+    check = sub.add_parser(
+        "check", help="analyse files and print shape problems",
+        description="Analyse files and print shape problems. Reads [tool.shapesense] from the nearest "
+                    "pyproject.toml above the checked paths; options given here override it.",
+        epilog="exit codes: 0 no error found, 1 errors found (0 with --exit-zero), "
+               "2 usage or configuration error, or a file that could not be analysed",
+    )
     check.add_argument("paths", nargs="+", metavar="PATH", help=".py files or folders to walk")
-    check.add_argument("--format", choices=["text", "json"], default="text")
+    check.add_argument("--format", choices=FORMATS, default="text",
+                       help="text (default), json, github (workflow annotations) or sarif (SARIF 2.1.0)")
     check.add_argument("--unknown-ops", action="store_true", help="list unmodelled API names with call counts")
-    check.add_argument("--solver-timeout-ms", type=int, default=EngineSettings().solver_timeout_ms)
-    check.add_argument("--annotation-style", choices=ANNOTATION_STYLES, default=EngineSettings().annotation_style)
+    check.add_argument("--solver-timeout-ms", type=int, default=None,
+                       help=f"default: solver-timeout-ms from the configuration, else {EngineSettings().solver_timeout_ms}")
+    check.add_argument("--annotation-style", choices=ANNOTATION_STYLES, default=None,
+                       help=f"default: annotation-style from the configuration, else {EngineSettings().annotation_style}")
+    check.add_argument("--warn-unused-ignores", action="store_true",
+                       help="report '# shapesense: ignore' comments that silence nothing (code unused-ignore)")
+    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when errors are found")
     return p
 
 
@@ -61,7 +87,22 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "serve":
         return serve(args)
-    from . import check
+    from . import check, config
 
-    settings = EngineSettings(solver_timeout_ms=args.solver_timeout_ms, annotation_style=args.annotation_style)
-    return check.main(args.paths, args.format, args.unknown_ops, settings)
+    project = config.discover(args.paths)
+    if project.problems:
+        for problem in project.problems:
+            sys.stderr.write(f"shapesense: configuration error: {problem}\n")
+        return check.EXIT_USAGE
+    defaults = EngineSettings()
+    settings = EngineSettings(
+        solver_timeout_ms=_first(args.solver_timeout_ms, project.solver_timeout_ms, defaults.solver_timeout_ms),
+        annotation_style=_first(args.annotation_style, project.annotation_style, defaults.annotation_style),
+    )
+    return check.main(args.paths, args.format, args.unknown_ops, settings, project,
+                      warn_unused_ignores=args.warn_unused_ignores, exit_zero=args.exit_zero)
+
+
+def _first(*values):
+    """The first value given (command line, then configuration, then default)."""
+    return next(v for v in values if v is not None)
