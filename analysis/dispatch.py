@@ -13,6 +13,7 @@ from .values import (BoundRef, Container, DictVal, FunctionVal, Instance, ListVa
                      SliceVal, is_tensor)
 from . import pybuiltins
 from . import layout
+from . import generic
 from .constant_values import fold, item
 
 _DTYPES = {"float32": "float32", "float": "float32", "float64": "float64", "double": "float64",
@@ -67,6 +68,8 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
     ctx = OpContext(op_name=spec.name, checker=checker)
     s_args = [to_spec(a) for a in args]
     s_kwargs = {k: to_spec(v) for k, v in kwargs.items()}
+    if engine.probing and frame is not None:
+        _record_probe_ranks(frame, spec, s_args, s_kwargs, module if forward else None)
     try:
         if forward:
             spec.forward.check_arguments(s_args, s_kwargs)
@@ -98,6 +101,16 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
         # Conditions the solver could not refute but did not warn about are assumed too:
         # later uses that contradict them are must-fail errors.
     return from_spec(out)
+
+
+def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
+    """First run of a generic context: which ranks each probed input admits here."""
+    for v in list(s_args) + list(s_kwargs.values()):
+        if not generic.is_probe(v):
+            continue
+        attrs = dict(module.attrs, training=module.training) if module is not None else None
+        ranks = generic.admitted_ranks(spec, s_args, s_kwargs, v, attrs)
+        generic.record(frame, v, "ranks" if ranks is not None else "tensor", ranks)
 
 
 def _describe(spec, args, kwargs, module, out) -> str:

@@ -20,6 +20,8 @@ from .frames import Budget, Entry, Frame, _is_static, _short, _module_name
 from .expressions import ExpressionsMixin
 from .memo import MemoMixin
 from .statements import StatementsMixin
+from .annotations import tensor_from_annotation
+from .generic import RankProbe, decide_input, gather_uses
 
 
 class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
@@ -54,6 +56,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.rerun_globals: set = set()
         self.unchanged_ids: set = set()
         self.called_units: set = set()
+        self.probing = 0  # > 0 while a generic context's inputs are being probed (generic.py)
 
     # =====================================================================================
     # Entry points
@@ -141,18 +144,57 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 if isinstance(fn, FunctionVal) and _is_static(fn):
                     self_value = None
             args = []
-            kwargs = {}
             params = list(fn.params)
             if self_value is not None and params:
                 args.append(self_value)
-                params = params[1:]
             try:
-                self.call_user(fn, args, kwargs, generic=True)
+                inputs = self._generic_inputs(fn, args)
+                self.call_user(fn, args, inputs, generic=True)
             except Budget:
                 pass
         self._collect.pop()
         self.roots.extend(collected)
         self.compute_live()
+
+    def _generic_inputs(self, fn, args) -> dict:
+        """Tensors for the inputs of a def no call reached (see generic.py): a first run
+        with probes records how the body uses each input; its entries are not results."""
+        unit = self.program.unit(fn.path, fn.unit_key)
+        if unit is None:
+            return {}
+        resolve = self._annotation_resolver(fn)
+        names = []
+        for p in unit.params[len(args):]:
+            if p.kind not in ("pos", "kwonly") or p.name in fn.defaults:
+                continue
+            if p.annotation is not None:
+                declared = tensor_from_annotation(p.annotation, resolve)
+                if declared is None or declared.shape is not None:
+                    continue  # not a tensor, or its annotation already gives the shape
+            names.append(p.name)
+        if not names:
+            return {}
+        probes = {n: RankProbe(None, probe=(fn.qualname, n)) for n in names}
+        mark, sink = len(self.roots), []
+        self._collect.append(sink)
+        self.probing += 1
+        try:
+            self.call_user(fn, list(args), dict(probes), generic=True)
+        except Budget:
+            pass
+        finally:
+            self._collect.pop()
+            self.probing -= 1
+        found = sink + self.roots[mark:]
+        del self.roots[mark:]
+        uses = gather_uses(found)
+        inputs, first = {}, True
+        for n in names:
+            t = decide_input(n, uses.get((fn.qualname, n), []), first)
+            if t is not None:
+                inputs[n] = t
+                first = first and t.shape is None
+        return inputs
 
     def _classes_by_method(self, env):
         out = {}

@@ -9,6 +9,7 @@ from .values import DictVal, FunctionVal, ListVal, Ref, is_tensor, value_key
 from .ops.spec import TensorValue
 from . import pybuiltins
 from .annotations import tensor_from_annotation
+from .generic import generic_hyperparameter
 from .frames import MAX_DEPTH, Dep, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
 
 
@@ -229,6 +230,8 @@ class MemoMixin:
         caller.entry.deps.extend(entry.deps)
         caller.entry.children.extend(entry.children)
         caller.entry.global_reads.update(entry.global_reads)
+        for pid, uses in entry.__dict__.get("probe_uses", {}).items():
+            caller.entry.__dict__.setdefault("probe_uses", {}).setdefault(pid, []).extend(uses)
 
     def _bind(self, fn, unit, args, kwargs, generic):
         """Bind call arguments to parameters (Python's rules); None if they do not fit."""
@@ -264,6 +267,13 @@ class MemoMixin:
         if kwargs and not generic and UNKNOWN not in kwargs:
             return None, hard
         if generic:
+            if fn.unit_key.endswith(".__init__"):
+                # A class built with no concrete call: its hyperparameters are symbols
+                # named after them, also when they have a default (the real model may be
+                # built with another value). See generic.py.
+                for p in params[1:]:
+                    if p.kind in ("pos", "kwonly") and p.name not in kwargs:
+                        env[p.name] = generic_hyperparameter(p.name, env.get(p.name))
             # Parameters with tensor annotations get symbolic shapes.
             for p in params:
                 if p.annotation is not None and env.get(p.name) is UNKNOWN:

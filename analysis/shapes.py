@@ -60,13 +60,19 @@ class Atom:
         if self.kind == "max":
             return f"max({a}, {b})"
         op = "//" if self.kind == "div" else "%"
-        return f"{_paren(a)}{op}{_paren(b)}"
+        return f"{_paren(a)}{op}{_paren(b, right=True)}"
 
 
-def _paren(e) -> str:
+def _paren(e, right: bool = False) -> str:
+    """Parentheses where Python's precedence needs them: a sum, a negative term, and on the
+    right of // or % also a product (`a//(2*b)`, not `a//2*b`)."""
     s = str(e)
     if isinstance(e, Expr) and (len(e.terms) > 1 or any(c < 0 for c in e.terms.values())):
         return f"({s})"
+    if right and isinstance(e, Expr):
+        (mono, c), = e.terms.items()
+        if len(mono) > 1 or (mono and c != 1):
+            return f"({s})"
     return s
 
 

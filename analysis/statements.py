@@ -9,7 +9,7 @@ from .ops.spec import TensorValue
 from .shapes import UNKNOWN
 from .values import (ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, ModuleNS,
                      NNModule, Obj, Ref, is_tensor, value_key)
-from . import pybuiltins, values
+from . import generic, pybuiltins, values
 from .annotations import shape_from_comment, tensor_from_annotation
 from .frames import (MAX_UNROLL, MAX_STEPS, Budget, _copy_env, _is_module_value,
                      _definitely_broke, _env_key, _tensor_syms, _hashable, _shape_source,
@@ -372,7 +372,10 @@ class StatementsMixin:
         t = env.get(tensor_name)
         if not (is_tensor(t) and t.shape is None):
             return None
-        dims = tuple(S.sym(x.id) for x in target.elts)
+        names = tuple(x.id for x in target.elts)
+        if generic.is_probe(t):
+            generic.record(frame, t, "unpack", names)
+        dims = tuple(S.sym(n) for n in names)
         env[tensor_name] = TensorValue(dims, t.dtype)
         return list(dims)
 

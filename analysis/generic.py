@@ -1,0 +1,166 @@
+"""Symbolic generic contexts: what a def means when no concrete call reaches it.
+
+Most model files have no example call: a training script imports them. A def that no call
+reaches is analysed with symbols instead of Unknown (the gradual-typing view: an unknown is
+a fresh variable, and only what fails for every value of it is an error):
+
+- constructor hyperparameters become symbols named after the parameter (`dim`, `heads`),
+  also when they have a default, since the real model may be built with another value
+  (defaults of 0 or below stay: a symbol is a dim >= 1, and 0 usually switches a part off);
+- a tensor input gets fresh dims whose rank is inferred from the body. A first run binds
+  each input to a `RankProbe` (a tensor of unknown rank); every op it reaches records the
+  ranks it admits (each rank is tried on the op spec with fresh dims: the ranks for which
+  the op does not fail for every value), and `B, T, C = x.shape` records the rank and the
+  names. The second run binds the input to a tensor of the most precise admitted rank (the
+  batched form when the unbatched one is also legal), with the names the code gave.
+
+Symbols made up here are soft: a condition on them gives an error only when it fails for
+every value, never a warning (dispatch.run_op).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import shapes as S
+from .ops.spec import OpContext, ShapeError, TensorValue, run_spec
+from .shapes import UNKNOWN
+
+MAX_RANK = 6
+# Names for the dims of an input whose body does not name them, by rank.
+_CONVENTIONAL = {1: ("N",), 2: ("N", "C"), 3: ("N", "C", "L"), 4: ("N", "C", "H", "W"),
+                 5: ("N", "C", "D", "H", "W")}
+
+
+def generic_hyperparameter(name: str, default):
+    """The value of a constructor parameter in a generic instance."""
+    if default is UNKNOWN:
+        return S.sym(name)
+    if isinstance(default, int) and not isinstance(default, (bool, S.Expr)) and default >= 1:
+        return S.sym(name)
+    return default
+
+
+@dataclass(frozen=True)
+class RankProbe(TensorValue):
+    """An input tensor of unknown rank whose uses are being recorded (first run)."""
+
+    probe: tuple = ()  # (qualified name of the def, parameter name)
+
+
+def is_probe(v) -> bool:
+    return isinstance(v, RankProbe)
+
+
+# -- recording uses ---------------------------------------------------------------------------
+def record(frame, probe: RankProbe, kind: str, data) -> None:
+    """Note a use of the probe in the entry of the frame that made it."""
+    uses = frame.entry.__dict__.setdefault("probe_uses", {})
+    uses.setdefault(probe.probe, []).append((kind, data))
+
+
+def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
+    """(admitted ranks, {rank: {dim index: value the op requires}}) for the op on fresh dims
+    of each rank, or None when the op says nothing (it cannot run with what else it was
+    given). A rank is admitted unless the op fails for every value of the dims."""
+    admitted, pins = set(), {}
+    informative = False
+    for rank in range(0, MAX_RANK + 1):
+        names = [f"_rank{rank}_{i}" for i in range(rank)]
+        trial = TensorValue(tuple(S.sym(n) for n in names))
+        t_args = [trial if a is probe else a for a in args]
+        t_kwargs = {k: trial if v is probe else v for k, v in kwargs.items()}
+        required: list = []
+        ctx = OpContext(op_name=spec.name, checker=lambda c: _undecided(c, required))
+        try:
+            if forward_attrs is not None:
+                spec.forward.check_arguments(t_args, t_kwargs)
+                spec.forward.fn(ctx, forward_attrs, *t_args, **t_kwargs)
+            else:
+                run_spec(spec, ctx, t_args, t_kwargs)
+        except ShapeError:
+            informative = True
+            continue
+        except Exception:  # noqa: BLE001 - Unknowable or a spec that cannot run: no information
+            return None
+        admitted.add(rank)
+        pins[rank] = _pinned(required, names)
+    return (frozenset(admitted), pins) if informative else None
+
+
+def _undecided(cond, required: list):
+    """Trial checker: a condition on fresh dims decides nothing unless it is constant; the
+    conditions are kept to find dims the op pins (`C == 3` for a Conv2d(3, ...))."""
+    if cond is True:
+        return "valid", "", ()
+    if cond is False:
+        return "unsat", "", ()
+    required.append(cond)
+    return "soft", "", ()
+
+
+def _pinned(conds, names) -> dict:
+    """Dim index -> value, from required equalities `trial dim == value` whose value has no
+    trial dim in it."""
+    index = {n: i for i, n in enumerate(names)}
+    out = {}
+    for c in conds:
+        if not isinstance(c, S.Cond) or c.op != "eq":
+            continue
+        for a, b in (c.args, c.args[::-1]):
+            syms = a.symbols() if isinstance(a, S.Expr) else set()
+            if len(syms) == 1 and a == S.sym(next(iter(syms))) and next(iter(syms)) in index:
+                if not (isinstance(b, S.Expr) and b.symbols() & index.keys()) and b is not UNKNOWN:
+                    out[index[next(iter(syms))]] = b
+    return out
+
+
+def gather_uses(entries) -> dict:
+    """probe id -> uses, from these entries and everything they called."""
+    out: dict = {}
+    seen: set = set()
+    todo = list(entries)
+    while todo:
+        e = todo.pop()
+        if e.id in seen:
+            continue
+        seen.add(e.id)
+        for pid, uses in e.__dict__.get("probe_uses", {}).items():
+            out.setdefault(pid, []).extend(uses)
+        todo.extend(e.children)
+    return out
+
+
+def decide_input(param: str, uses: list, first: bool):
+    """The tensor a generic run binds an input to, from the uses of its probe: None when the
+    body never used it as a tensor (it stays Unknown)."""
+    if not uses:
+        return None
+    ranks = set(range(0, MAX_RANK + 1))
+    names = None
+    pin_sets = []
+    for kind, data in uses:
+        if kind == "ranks":
+            admitted, pins = data
+            ranks &= admitted
+            pin_sets.append(pins)
+        elif kind == "unpack":
+            ranks &= {len(data)}
+            names = names or data
+    if not ranks:
+        return None  # the uses disagree: say nothing
+    if len(ranks) == len(range(0, MAX_RANK + 1)) or max(ranks) == MAX_RANK:
+        return TensorValue(None)  # any rank (elementwise, linear): the rank stays unknown
+    rank = max(ranks)  # the batched form when the unbatched one is legal too
+    if names is None or len(names) != rank:
+        base = _CONVENTIONAL.get(rank) or tuple(f"d{i}" for i in range(rank))
+        names = base if first else tuple(f"{param}_{n}" for n in base)
+    dims = [S.sym(n) for n in names]
+    # A dim every use pins to the same value is that value (`C == 3` before a
+    # Conv2d(3, ...)); uses that disagree leave the symbol, and the op then fails for
+    # every value of it (a must-fail error).
+    for i in range(rank):
+        values = {pins.get(rank, {}).get(i) for pins in pin_sets}
+        values.discard(None)
+        if len(values) == 1:
+            dims[i] = values.pop()
+    return TensorValue(tuple(dims))
