@@ -29,6 +29,9 @@ class Settings:
     analysis_budget_ms: int = 5_000  # one analysis of one file; past it: cancelled, a message
     max_file_bytes: int = 2_000_000  # bigger files are analysed up to this size only
     solver_budget_ms: int = 2_000  # solver time of one analysis; past it queries say "unknown"
+    warn_unused_ignores: bool = False  # `# shapesense: ignore` comments that silence nothing
+    # [tool.shapesense] of the workspace root (server/config.py ProjectConfig); not a client key
+    project: Any = None
 
 
 def _bool(v: Any) -> bool:
@@ -66,6 +69,7 @@ _KEYS = {
     "analysisBudgetMs": ("analysis_budget_ms", _int_range(50, 600_000)),
     "maxFileBytes": ("max_file_bytes", _int_range(1_000, 500_000_000)),
     "solverBudgetMs": ("solver_budget_ms", _int_range(10, 600_000)),
+    "warnUnusedIgnores": ("warn_unused_ignores", _bool),
 }
 
 
