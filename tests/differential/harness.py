@@ -222,9 +222,13 @@ def _resolve_torch(api: str, torch):
     parts = api.split(".")
     if parts[0] == "Tensor":
         return ("method", parts[1])
-    if parts[0] != "torch":
-        raise LookupError(f"API {api!r} is neither torch.* nor Tensor.*")
-    obj = torch
+    if parts[0] not in ("torch", "einops"):
+        raise LookupError(f"API {api!r} is neither torch.*, einops.* nor Tensor.*")
+    if parts[0] == "einops":  # einops' submodules are imported on demand (einops.layers.torch)
+        obj = importlib.import_module(".".join(parts[:-1]))
+        parts = parts[-2:]
+    else:
+        obj = torch
     for p in parts[1:]:
         obj = getattr(obj, p)
     if isinstance(obj, type) and issubclass(obj, torch.nn.Module):
@@ -245,6 +249,8 @@ def norm_torch(x, torch):
         return FLOAT
     if isinstance(x, (tuple, list)):
         return tuple(norm_torch(i, torch) for i in x)
+    if isinstance(x, dict):  # einops.parse_shape
+        return tuple((k, norm_torch(v, torch)) for k, v in x.items())
     return f"<{type(x).__name__}>"
 
 
@@ -335,6 +341,8 @@ def norm_spec(v, mapping=None):
         return FLOAT
     if isinstance(v, (tuple, list)):
         return tuple(norm_spec(i, mapping) for i in v)
+    if isinstance(v, dict):
+        return tuple((k, norm_spec(i, mapping)) for k, i in v.items())
     return f"<{type(v).__name__}>"
 
 
