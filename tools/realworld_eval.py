@@ -2,6 +2,7 @@
 """Real-world accuracy evaluation of ShapeSense against PyTorch.
 
     python3 eval.py [DIR] [--torch-python PY] [-v] [--only SUBSTR] [--json OUT]
+    python3 eval.py --corpus [ROOT] [--only SUBSTR] [--report OUT.md] [--no-mutants]
 
 For each model file in DIR (ex_*.py correct examples, tv_*.py torchvision models, bug_*.py
 variants with one real shape bug):
@@ -124,11 +125,11 @@ def classify(fact, shapes):
     return "partial", fact.shape
 
 
-def torch_record(path: Path, torch_py: str, cache: Path) -> dict:
+def torch_record(path: Path, torch_py: str, cache: Path, env: dict | None = None) -> dict:
     h = hashlib.sha256(path.read_bytes() + HERE.read_bytes()).hexdigest()[:16]
     out = cache / f"{path.stem}.{h}.json"
     if not out.exists():
-        subprocess.run([torch_py, str(HERE), "--record", str(path), str(out)], check=True,
+        subprocess.run([torch_py, str(HERE), "--record", str(path), str(out)], check=True, env=env,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=900, cwd=str(path.parent))
     return json.loads(out.read_text())
 
@@ -224,8 +225,225 @@ def main(argv):
         Path(a.json).write_text(json.dumps(report, indent=1))
 
 
+
+# ---------------------------------------------------------------- corpus mode (realworld_corpus.py)
+ANALYSIS_TIMEOUT = 300  # seconds per analysed file; past it the file counts as all-unknown
+
+
+def classify_nodriver(fact, shapes):
+    """No-driver mode: consistent when the hover's rank equals the runtime's and every concrete
+    dim it shows equals the runtime's (symbols are fine); wrong when either differs."""
+    if fact is None:
+        return "unknown", "no fact"
+    ours = parse(fact.shape)
+    if ours == "nontensor":
+        return "wrong", f"non-tensor {fact.shape}"
+    if ours is None:
+        return "unknown", fact.shape
+    if any(not compatible(ours, s) for s in shapes):
+        return "wrong", fact.shape
+    return "consistent", fact.shape
+
+
+class _Timeout(Exception):
+    pass
+
+
+def analyse_bounded(path: Path):
+    """(FileAnalysis or None, seconds, error text)."""
+    import signal
+
+    def alarm(*_):
+        raise _Timeout()
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(ANALYSIS_TIMEOUT)
+    t0 = time.time()
+    try:
+        res, secs = analyse(path)
+        return res, secs, ""
+    except _Timeout:
+        return None, time.time() - t0, f"timeout after {ANALYSIS_TIMEOUT}s"
+    except Exception as exc:  # noqa: BLE001 - an engine crash is a finding, not the end of the run
+        return None, time.time() - t0, f"engine raised {type(exc).__name__}: {exc}"[:300]
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def target_facts(res) -> dict:
+    facts = {}
+    if res is not None:
+        for f in res.facts:
+            if f.is_target and f.text.isidentifier():
+                facts[(f.span.start[0], f.text)] = f
+    return facts
+
+
+def _shape_text(shapes) -> str:
+    return " | ".join("[" + ", ".join(map(str, s)) + "]" for s in sorted(shapes))
+
+
+def _with_site(root: Path) -> dict:
+    site = str(root / "site")
+    env = dict(os.environ)
+    parts = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if site not in parts:
+        env["PYTHONPATH"] = os.pathsep.join([site] + parts)
+    return env
+
+
+def corpus_main(argv):
+    import argparse
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpus", nargs="?", const="", default="")
+    ap.add_argument("--only", default="", help="comma-separated substrings of model ids")
+    ap.add_argument("--report", default="", help="markdown report (default ROOT/corpus/report.md)")
+    ap.add_argument("--details", default="", help="details file (default ROOT/corpus/details.md)")
+    ap.add_argument("--json", default="")
+    ap.add_argument("--no-mutants", action="store_true")
+    a = ap.parse_args(argv)
+    root = Path(a.corpus or os.environ.get("SHAPESENSE_CORPUS") or Path.home() / ".cache" / "shapesense-corpus").expanduser().resolve()
+    env = _with_site(root)
+    # The analysed files import the corpus packages: the engine finds them through the
+    # sys.path of the interpreter that runs it, so this process must have site/ on it too.
+    if os.environ.get("PYTHONPATH") != env["PYTHONPATH"]:
+        os.execve(sys.executable, [sys.executable, str(HERE), *argv], env)
+    corpus = root / "corpus"
+    manifest = json.loads((corpus / "manifest.json").read_text())
+    cache = corpus / ".eval"
+    cache.mkdir(exist_ok=True)
+    only = [o for o in a.only.split(",") if o]
+    ids = [m for m in manifest if not only or any(o in m for o in only)]
+    results = {}
+    wrong_lines, fdiag_lines, missed_lines, unknown_lines, notes = [], [], [], [], []
+    for mid in ids:
+        entry = manifest[mid]
+        fname = entry.get("file", f"{mid}.py")
+        drv, nod = corpus / "driver" / fname, corpus / "nodriver" / fname
+        rec = torch_record(drv, sys.executable, cache, env)
+        src = drv.read_text().splitlines()
+        start = entry["driver_start"]
+        r = dict(id=mid, package=entry["package"], lines=len(src[:start]))
+        if rec["error_line"] is not None:
+            notes.append(f"{mid}: torch raised on the correct file at L{rec['error_line'] + 1}: {rec['error_msg']}")
+        seen = [(l, n, {tuple(x) for x in sh}) for l, n, sh in rec["seen"] if n != "_"]
+        for mode, path in (("driver", drv), ("nodriver", nod)):
+            res, secs, err = analyse_bounded(path)
+            if err:
+                notes.append(f"{mid} ({mode}): {err}")
+            facts = target_facts(res)
+            counts: dict[str, int] = {}
+            single = dict(n=0, exact=0)
+            for line, name, shapes in seen:
+                if mode == "nodriver" and line >= start:
+                    continue  # the driver's own lines do not exist there
+                fact = facts.get((line, name))
+                kind, ours = classify(fact, shapes) if mode == "driver" else classify_nodriver(fact, shapes)
+                counts[kind] = counts.get(kind, 0) + 1
+                if mode == "driver" and len(shapes) == 1:
+                    single["n"] += 1
+                    single["exact"] += kind == "exact"
+                where = f"{fname}:{line + 1}"
+                row = f"{where} `{name}` ours `{ours}` torch `{_shape_text(shapes)}`  — `{src[line].strip()[:100]}`"
+                if kind == "wrong":
+                    wrong_lines.append(f"- [{mode}] {row}")
+                elif kind == "unknown":
+                    unknown_lines.append(f"[{mode}] {mid}:{line + 1} {name} ({ours}) torch={_shape_text(shapes)}    # {src[line].strip()[:110]}")
+            diags = list(res.diagnostics) if res is not None else []
+            for dg in diags:
+                l0 = dg.span.start[0]
+                fdiag_lines.append(f"- [{mode}] {fname}:{l0 + 1} {dg.severity} {dg.code}: {dg.message[:200]}  — `{src[l0].strip()[:100] if l0 < len(src) else ''}`")
+            r[mode] = dict(counts=counts, single=single, diags=len(diags), seconds=round(secs, 2), error=err)
+        for mode, sub in (("driver", "mutants"), ("nodriver", "mutants_nd")):
+            caught = total = 0
+            if not a.no_mutants:
+                for mu in entry.get("mutants", []):
+                    total += 1
+                    res, secs, err = analyse_bounded(corpus / sub / mu["file"])
+                    errs = sorted({dg.span.start[0] for dg in (res.diagnostics if res else []) if dg.severity == "error"})
+                    ok = mu["torch_error_line"] in errs
+                    caught += ok
+                    if not ok:
+                        el = mu["torch_error_line"]
+                        missed_lines.append(f"- [{mode}] {mu['file']}:{el + 1} ({mu['description']}; edit at L{mu['line'] + 1}: `{mu['edit'][:90]}`) torch: {mu['torch_error'][:160]}; our error lines {[e + 1 for e in errs]}{' ' + err if err else ''}")
+            r[mode]["mutants"] = (caught, total)
+        results[mid] = r
+        print(f"... {mid}: driver {r['driver']['counts']} nodriver {r['nodriver']['counts']} "
+              f"mutants {r['driver']['mutants']} / {r['nodriver']['mutants']}", file=sys.stderr)
+    report = corpus_report(results, manifest, notes)
+    out_report = Path(a.report) if a.report else corpus / "report.md"
+    out_details = Path(a.details) if a.details else corpus / "details.md"
+    out_report.write_text(report)
+    details = ["# Real-world corpus: details", "", "## Wrong hovers", *(sorted(wrong_lines) or ["(none)"]), "",
+               "## Diagnostics on correct files", *(fdiag_lines or ["(none)"]), "",
+               "## Mutants not flagged on the raising line", *(missed_lines or ["(none)"]), "",
+               "## Notes", *([f"- {n}" for n in notes] or ["(none)"]), ""]
+    out_details.write_text("\n".join(details))
+    (corpus / "unknown.txt").write_text("\n".join(unknown_lines) + "\n")
+    if a.json:
+        Path(a.json).write_text(json.dumps(results, indent=1))
+    print(report)
+    print(f"report: {out_report}\ndetails: {out_details}\nunknown lines: {corpus / 'unknown.txt'}")
+
+
+def _pct(n, d):
+    return f"{100.0 * n / d:.1f}%" if d else "-"
+
+
+def corpus_report(results: dict, manifest: dict, notes: list) -> str:
+    by_pkg: dict[str, list] = {}
+    for mid, r in results.items():
+        by_pkg.setdefault(r["package"], []).append(r)
+    head = ("| package | files | tensor lines | exact | partial | unknown | WRONG | exact (single-shape) "
+            "| no-driver consistent | no-driver WRONG | no-driver unknown | diags (drv/no-drv) "
+            "| mutants flagged (drv) | mutants flagged (no-drv) |")
+    rows = [head, "|" + "---|" * 14]
+    tot = {}
+
+    def add(key, v):
+        tot[key] = tot.get(key, 0) + v
+
+    for pkg, rs in by_pkg.items():
+        d = {k: sum(r["driver"]["counts"].get(k, 0) for r in rs) for k in ("exact", "partial", "unknown", "wrong")}
+        nd = {k: sum(r["nodriver"]["counts"].get(k, 0) for r in rs) for k in ("consistent", "unknown", "wrong")}
+        n, nn = sum(d.values()), sum(nd.values())
+        sn = sum(r["driver"]["single"]["n"] for r in rs)
+        se = sum(r["driver"]["single"]["exact"] for r in rs)
+        dg, ndg = sum(r["driver"]["diags"] for r in rs), sum(r["nodriver"]["diags"] for r in rs)
+        mc, mt = sum(r["driver"]["mutants"][0] for r in rs), sum(r["driver"]["mutants"][1] for r in rs)
+        nc, nt = sum(r["nodriver"]["mutants"][0] for r in rs), sum(r["nodriver"]["mutants"][1] for r in rs)
+        for k, v in (("n", n), ("nn", nn), ("sn", sn), ("se", se), ("dg", dg), ("ndg", ndg), ("mc", mc), ("mt", mt), ("nc", nc), ("nt", nt)):
+            add(k, v)
+        for k, v in d.items():
+            add("d_" + k, v)
+        for k, v in nd.items():
+            add("nd_" + k, v)
+        rows.append(f"| {pkg} | {len(rs)} | {n} | {d['exact']} ({_pct(d['exact'], n)}) | {d['partial']} | {d['unknown']} | {d['wrong']} "
+                    f"| {_pct(se, sn)} of {sn} | {nd['consistent']} ({_pct(nd['consistent'], nn)}) | {nd['wrong']} | {nd['unknown']} "
+                    f"| {dg} / {ndg} | {mc}/{mt} | {nc}/{nt} |")
+    t = tot
+    rows.append(f"| **total** | {len(results)} | {t.get('n', 0)} | {t.get('d_exact', 0)} ({_pct(t.get('d_exact', 0), t.get('n', 0))}) "
+                f"| {t.get('d_partial', 0)} | {t.get('d_unknown', 0)} | {t.get('d_wrong', 0)} | {_pct(t.get('se', 0), t.get('sn', 0))} of {t.get('sn', 0)} "
+                f"| {t.get('nd_consistent', 0)} ({_pct(t.get('nd_consistent', 0), t.get('nn', 0))}) | {t.get('nd_wrong', 0)} | {t.get('nd_unknown', 0)} "
+                f"| {t.get('dg', 0)} / {t.get('ndg', 0)} | {t.get('mc', 0)}/{t.get('mt', 0)} ({_pct(t.get('mc', 0), t.get('mt', 0))}) "
+                f"| {t.get('nc', 0)}/{t.get('nt', 0)} ({_pct(t.get('nc', 0), t.get('nt', 0))}) |")
+    files = ["", "| file | package | lines | exact | partial | unknown | WRONG | nd consistent | nd WRONG | nd unknown | diags | mutants drv | mutants nd | secs drv / nd |",
+             "|" + "---|" * 14]
+    for mid, r in results.items():
+        c, nc = r["driver"]["counts"], r["nodriver"]["counts"]
+        files.append(f"| {mid} | {r['package']} | {r['lines']} | {c.get('exact', 0)} | {c.get('partial', 0)} | {c.get('unknown', 0)} | {c.get('wrong', 0)} "
+                     f"| {nc.get('consistent', 0)} | {nc.get('wrong', 0)} | {nc.get('unknown', 0)} | {r['driver']['diags']} / {r['nodriver']['diags']} "
+                     f"| {r['driver']['mutants'][0]}/{r['driver']['mutants'][1]} | {r['nodriver']['mutants'][0]}/{r['nodriver']['mutants'][1]} "
+                     f"| {r['driver']['seconds']} / {r['nodriver']['seconds']}{' ' + r['driver']['error'] if r['driver']['error'] else ''} |")
+    return "\n".join(["## Per package", "", *rows, "", "## Per file", *files, ""]) + "\n"
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--record":
         record(sys.argv[2], sys.argv[3])
+    elif "--corpus" in sys.argv[1:]:
+        corpus_main(sys.argv[1:])
     else:
         main(sys.argv[1:])
