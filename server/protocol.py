@@ -75,3 +75,16 @@ class ShapeProtocol(LanguageServerProtocol):
     @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
     def lsp_text_document__did_close(self, params):
         yield from self._user_handler(types.TEXT_DOCUMENT_DID_CLOSE, params)
+
+    # Notebook sync goes only to server/features/notebooks.py, for the same reason.
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+    def lsp_notebook_document__did_open(self, params):
+        yield from self._user_handler(types.NOTEBOOK_DOCUMENT_DID_OPEN, params)
+
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def lsp_notebook_document__did_change(self, params):
+        yield from self._user_handler(types.NOTEBOOK_DOCUMENT_DID_CHANGE, params)
+
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+    def lsp_notebook_document__did_close(self, params):
+        yield from self._user_handler(types.NOTEBOOK_DOCUMENT_DID_CLOSE, params)

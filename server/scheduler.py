@@ -38,6 +38,9 @@ class Scheduler:
         self._timers: dict[str, asyncio.Task] = {}
         self._inflight: dict[tuple[str, int], asyncio.Future] = {}
         self._latest: dict[str, Outcome] = {}
+        # Documents analysed as part of another (notebook cells): `view_of(uri)` gives that
+        # document's uri and how to make this one's Outcome from its Outcome (or None).
+        self.view_of: Callable[[str], tuple[str, Callable[[Outcome | None], Outcome | None]] | None] = lambda uri: None
 
     def snapshot(self, uri: str) -> Snapshot | None:
         doc = self.documents.get(uri)
@@ -79,6 +82,8 @@ class Scheduler:
 
     async def current(self, uri: str) -> Outcome | None:
         """The analysis of the current version of `uri` (None for unknown documents)."""
+        if (view := self.view_of(uri)) is not None:
+            return view[1](await self.current(view[0]))
         snap = self.snapshot(uri)
         if snap is None:
             return None

@@ -8,7 +8,7 @@ if TYPE_CHECKING:
 
 
 def register_all(ls: "ShapeLanguageServer") -> None:
-    from . import code_actions, configuration, diagnostics, hover, inlay_hints, lifecycle, sync, workspace
+    from . import code_actions, configuration, diagnostics, hover, inlay_hints, lifecycle, notebooks, sync, workspace
 
-    for module in (lifecycle, configuration, sync, diagnostics, hover, inlay_hints, code_actions, workspace):
+    for module in (lifecycle, configuration, sync, diagnostics, hover, inlay_hints, code_actions, workspace, notebooks):
         module.register(ls)
