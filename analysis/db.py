@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from . import ops  # noqa: F401 - registers every op spec
 from . import solver
 from .infer import Engine
+from .libraries import LibraryResolver, default_paths
 from .lower import lower_module
 from .results import FileAnalysis
 from .syntax import SyntaxTree
@@ -33,6 +34,9 @@ _KEEP_RUNS = 3  # memo entries unused for this many runs are dropped
 class EngineSettings:
     solver_timeout_ms: int = 500
     annotation_style: str = "jaxtyping"  # "jaxtyping" | "comment" | "assert"
+    # Where installed libraries are found (analysis.libraries): None is the import path of
+    # the interpreter running the analysis; () analyses no library.
+    library_paths: tuple | None = None
 
 
 class _FileState:
@@ -60,6 +64,9 @@ class AnalysisHost:
         # since the last analysis: what memoized results may depend on (memo._unchanged).
         self.changed_units: set = set()
         self._revision = 0
+        paths = self.settings.library_paths
+        self.libraries = LibraryResolver(default_paths() if paths is None else paths,
+                                         (workspace_root,) if workspace_root else ())
 
     # -- files ----------------------------------------------------------------------------
     def set_file(self, path: str, text: str) -> None:
@@ -134,8 +141,17 @@ class AnalysisHost:
                 if cand in self.files or os.path.isfile(cand):
                     return cand
         if level == 0 and dotted:
-            return self._resolve_with_jedi(from_path, dotted)
+            # An installed library first: asking jedi costs a subprocess start.
+            return self.libraries.resolve(dotted) or self._resolve_with_jedi(from_path, dotted)
         return None
+
+    def is_library(self, path: str) -> bool:
+        """A file of an installed library (analysed lazily, never reported on)."""
+        return self.libraries.owns(path) and not self._is_workspace(path)
+
+    def _is_workspace(self, path: str) -> bool:
+        root = self.workspace_root
+        return bool(root) and os.path.normpath(path).startswith(os.path.normpath(root) + os.sep)
 
     def _resolve_with_jedi(self, from_path: str, dotted: str) -> str | None:
         """jedi's import resolution (sys.path of the project, a `src/` layout, namespace

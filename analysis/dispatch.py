@@ -59,6 +59,8 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
     def checker(cond):
         if frame is None:
             return "unknown", "", ()
+        if engine.probing:
+            return "soft", "", ()  # a probing run only records how inputs are used
         verdict, cex, core = solver.check(frame.assumptions, cond, engine.timeout_ms)
         if verdict == "contingent" and not cond.symbols() <= frame.hard_syms:
             # Symbols the user never declared (from unknown inputs) only give errors.

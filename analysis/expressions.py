@@ -241,7 +241,7 @@ class ExpressionsMixin:
         """`Net(...)`: a memoized call creating the instance and running __init__."""
         caller = self._caller()
         try:
-            key = ("<new>", generic, value_key(cls),
+            key = ("<new>", "probe" if self.probing else generic, value_key(cls),
                    tuple(value_key(a) for a in args), tuple((k, value_key(v)) for k, v in kwargs.items()))
         except RecursionError:
             return UNKNOWN
@@ -335,6 +335,8 @@ class ExpressionsMixin:
         if isinstance(obj, ModuleNS):
             return obj.env.get(name, UNKNOWN)
         if obj is UNKNOWN:
+            if obj.env is None:
+                return self.library_attr(obj.path, obj.dotted and obj.dotted + "." + name, name)
             return UNKNOWN
         return external_attr(self, obj, name, None)
 

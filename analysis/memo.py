@@ -154,7 +154,8 @@ class MemoMixin:
             call_key = arguments_key(args, kwargs)  # before the call, for the caller's deps
         except RecursionError:
             return UNKNOWN
-        key = (fn.qualname, fn.path, unit.digest, args_key, generic)
+        # A probing run (generic.py) decides nothing: its results are its own.
+        key = (fn.qualname, fn.path, unit.digest, args_key, "probe" if self.probing else generic)
         # Recursion: a call already on the stack with the same key is Unknown.
         for f in self.stack:
             if f.entry.key == key:

@@ -11,11 +11,11 @@ from .shapes import UNKNOWN
 from .values import Container, DictVal, ListVal, Ref, is_tensor
 
 # Top-level packages that are never analysed as workspace modules.
-EXTERNAL_ROOTS = {"torch", "torchvision", "numpy", "math", "typing", "collections", "functools",
+EXTERNAL_ROOTS = {"torch", "numpy", "math", "typing", "collections", "functools",
                   "dataclasses", "jaxtyping", "torchtyping", "einops", "itertools", "os", "sys",
                   "abc", "enum", "copy", "warnings", "logging", "random", "time", "json", "re",
                   "inspect", "argparse", "pathlib", "types", "operator", "__future__",
-                  "typing_extensions", "beartype", "pytorch_lightning", "lightning", "timm",
+                  "typing_extensions", "beartype", "pytorch_lightning", "lightning",
                   "transformers", "tqdm", "numbers", "contextlib", "string", "builtins"}
 
 _BUILTIN_NAMES = {"len", "range", "enumerate", "zip", "list", "tuple", "dict", "set", "int",

@@ -21,6 +21,7 @@ import contextlib
 import time
 from collections import OrderedDict
 
+from . import intervals, witness
 from . import shapes as S
 from .shapes import Cond, Expr
 
@@ -82,6 +83,9 @@ def check(assumptions, cond, timeout_ms: int = 500):
         return "unsat", "", ()
     if not isinstance(cond, Cond):
         return "unknown", "", ()
+    cheap = intervals.verdict(cond)  # bounds alone (symbols are >= 1), before any Z3
+    if cheap is not None:
+        return cheap, "", ()
     slice_ = relevant_slice(assumptions, cond)
     for a, _ in slice_:
         if a == cond:
@@ -94,6 +98,9 @@ def check(assumptions, cond, timeout_ms: int = 500):
         _CACHE.move_to_end(key)
         verdict, cex, core_idx = hit
         return verdict, cex, tuple(slice_[i][1] for i in core_idx)
+    cex = witness.contingent([c for c, _ in slice_], cond)
+    if cex is not None:
+        return "contingent", cex, ()  # concrete witnesses both ways: no Z3 needed
     left = _BUDGET.left_s
     if left is not None and left <= 0:
         _BUDGET.skipped += 1

@@ -229,6 +229,14 @@ class StatementsMixin:
                 env[alias or name] = pybuiltins.import_name(s.module, name)
             return
         other = self.program.resolve_module(frame.path, s.module, s.level)
+        if other is not None and self._lazy_package(other):
+            for name, alias in s.names:
+                if name != "*":
+                    dotted = (s.module + "." if s.module else "") + name
+                    env[alias or name] = self.library_attr(other, dotted, name, frame.path, s.level)
+            if any(name == "*" for name, _ in s.names):
+                env.update({k: v for k, v in self.run_module(other, as_main=False).items() if not k.startswith("_")})
+            return
         if other is not None:
             mod_env = self.run_module(other, as_main=False)
             for name, alias in s.names:
@@ -251,8 +259,47 @@ class StatementsMixin:
             return Ref(dotted)
         other = self.program.resolve_module(frame.path, dotted, 0)
         if other is not None:
+            if self._lazy_package(other):
+                return ModuleNS(other, None, dotted)
             return ModuleNS(other, self.run_module(other, as_main=False))
         return Ref(dotted)
+
+    # -- installed libraries (analysis.libraries): packages are entered lazily ---------------
+    def _lazy_package(self, path) -> bool:
+        return path.endswith("__init__.py") and self.program.is_library(path)
+
+    def library_attr(self, package, dotted, name, from_path=None, level=0):
+        """`name` of a library package: its submodule, else what its `__init__` imports it
+        from (run alone), else the package's whole top level. `dotted` names the submodule
+        (relative to `from_path` with `level`, or absolute)."""
+        sub = self.program.resolve_module(from_path or package, dotted, level) if dotted else None
+        if sub is not None and sub != package:
+            if self._lazy_package(sub):
+                return ModuleNS(sub, None, dotted if level == 0 else "")
+            return ModuleNS(sub, self.run_module(sub, as_main=False))
+        found = self._reexport(package, name)
+        if found is not None:
+            module, original = found
+            return self.run_module(module, as_main=False).get(original, UNKNOWN)
+        return self.run_module(package, as_main=False).get(name, UNKNOWN)
+
+    def _reexport(self, package, name, depth=0):
+        """(module, name there) that a package's `__init__` imports `name` from, following
+        packages that re-export it in turn; None when it binds it some other way."""
+        unit = self.program.units(package).get("<module>") if depth < 8 else None
+        for stmt in unit.body if unit is not None else ():
+            if not isinstance(stmt, ir.ImportFrom):
+                continue
+            for original, alias in stmt.names:
+                if (alias or original) != name or original == "*":
+                    continue
+                module = self.program.resolve_module(package, stmt.module, stmt.level)
+                if module is None or module == package:
+                    return None
+                if self._lazy_package(module):
+                    return self._reexport(module, original, depth + 1) or (module, original)
+                return module, original
+        return None
 
     def make_function(self, frame, s: ir.FuncDef, env):
         defaults = {}
@@ -375,6 +422,7 @@ class StatementsMixin:
         names = tuple(x.id for x in target.elts)
         if generic.is_probe(t):
             generic.record(frame, t, "unpack", names)
+            return None  # the rank is all a probing run needs (see generic.py)
         dims = tuple(S.sym(n) for n in names)
         env[tensor_name] = TensorValue(dims, t.dtype)
         return list(dims)

@@ -209,11 +209,13 @@ class BoundRef:
 
 
 class ModuleNS:
-    """A user module of the workspace (for `import mypkg.blocks`)."""
+    """A module of the workspace or of a library (for `import mypkg.blocks`). A library
+    package is lazy (`env` None): an attribute runs only the submodule that defines it."""
 
-    def __init__(self, path: str, env: dict):
+    def __init__(self, path: str, env: dict | None, dotted: str = ""):
         self.path = path
         self.env = env
+        self.dotted = dotted
 
 
 def is_tensor(v) -> bool:

@@ -1,0 +1,86 @@
+"""Installed libraries, analysed from source.
+
+A model file imports building blocks from pure-Python libraries (torchvision.ops, timm.layers,
+x_transformers, ...). Their source is read from the `sys.path` of the user's Python
+environment and analysed like workspace code, lazily (a def runs only when a call reaches
+it), and never imported or executed. What stays out:
+
+- packages the engine models by name (torch itself is the op specs; einops, typing, ...:
+  `pybuiltins.EXTERNAL_ROOTS`), the standard library, and compiled modules;
+- the folders of the workspace and the current directory (a workspace file named like a
+  library must not stand in for it, and workspace files are resolved by `db` already).
+
+`library_paths()` gives the search path: the one passed in (the server asks the configured
+interpreter for its `sys.path`), else the interpreter running the analysis.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from . import pybuiltins
+
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
+
+
+def default_paths() -> tuple:
+    """The running interpreter's import path, without the current directory."""
+    cwd = os.getcwd()
+    out = []
+    for p in sys.path:
+        if not p or os.path.abspath(p) == cwd or not os.path.isdir(p):
+            continue
+        out.append(os.path.abspath(p))
+    return tuple(out)
+
+
+def interpreter_paths(python: str, timeout: float = 10.0) -> tuple | None:
+    """The import path of another interpreter, asked in isolated mode (`-I`: no current
+    directory, no PYTHON* variables, no user site) from a neutral working directory, so no
+    file of a workspace can run. None if it cannot be asked."""
+    code = "import sys, json; print(json.dumps([p for p in sys.path if p]))"
+    try:
+        out = subprocess.run([python, "-I", "-c", code], capture_output=True, text=True,
+                             timeout=timeout, cwd=os.path.expanduser("~") if os.path.isdir(os.path.expanduser("~")) else "/",
+                             stdin=subprocess.DEVNULL)
+        paths = json.loads(out.stdout.strip().splitlines()[-1])
+        return tuple(p for p in paths if isinstance(p, str) and os.path.isdir(p))
+    except (OSError, ValueError, IndexError, subprocess.SubprocessError):
+        return None
+
+
+class LibraryResolver:
+    """Dotted module name -> the .py file an installed library defines it in (cached)."""
+
+    def __init__(self, paths: tuple, excluded: tuple = ()):
+        self.paths = tuple(p for p in paths if not any(_inside(p, e) for e in excluded))
+        self._cache: dict = {}
+
+    def resolve(self, dotted: str) -> str | None:
+        if not dotted or dotted in self._cache:
+            return self._cache.get(dotted)
+        root = dotted.split(".")[0]
+        found = None
+        if root not in pybuiltins.EXTERNAL_ROOTS and root not in _STDLIB:
+            rel = dotted.replace(".", os.sep)
+            for base in self.paths:
+                for cand in (os.path.join(base, rel + ".py"), os.path.join(base, rel, "__init__.py")):
+                    if os.path.isfile(cand):
+                        found = cand
+                        break
+                if found or os.path.isdir(os.path.join(base, root)):
+                    break  # the first folder that has the package is the one Python uses
+        self._cache[dotted] = found
+        return found
+
+    def owns(self, path: str) -> bool:
+        """Is this file inside one of the library folders?"""
+        return any(_inside(path, p) for p in self.paths)
+
+
+def _inside(path: str, folder: str) -> bool:
+    folder = os.path.normpath(folder)
+    path = os.path.normpath(path)
+    return path == folder or path.startswith(folder + os.sep)
