@@ -196,6 +196,7 @@ function makeClient(interp: Interpreter): LanguageClient {
     documentSelector: [
       { scheme: 'file', language: 'python' },
       { scheme: 'untitled', language: 'python' },
+      { notebook: 'jupyter-notebook', language: 'python' }, // cells; synced as notebooks (LSP 3.17)
     ],
     outputChannel: output,
     traceOutputChannel: traceChannel,
