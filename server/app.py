@@ -41,7 +41,7 @@ class ShapeLanguageServer(LanguageServer):
         self.indexing: asyncio.Future | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.worker = AnalysisWorker(self.engine_settings(), None, self.log_error, host_factory)
-        self.scheduler = Scheduler(self.worker, self.documents, lambda: self.settings.debounce_ms, self.log_error)
+        self.scheduler = Scheduler(self.worker, self.documents, lambda: self.settings, self.log_error)
 
     # -- settings ------------------------------------------------------------------
     def engine_settings(self) -> dict[str, Any]:

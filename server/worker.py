@@ -6,13 +6,19 @@ File texts written from the loop (open buffers, saved or watched files) are buff
 drained at the start of the next job, so every analysis sees the newest text of every
 other file without the loop ever touching the host. The engine itself is imported on
 this thread, on first use, so `initialize` is answered without waiting for it.
+
+A background analysis gives way: it polls a cancel check (the engine's `cancel=` hook)
+that fires when its text was superseded, when a request waits for another file (or for a
+job through `run`), or when it overran its time budget; the scheduler re-queues it.
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import gc
+import inspect
 import threading
+import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -33,13 +39,28 @@ class Snapshot:
     path: str
     version: int
     index: LineIndex
+    revision: int = 0  # the store's, unique across reopenings (0: not tracked)
 
 
 @dataclass(frozen=True)
 class Outcome:
     snapshot: Snapshot
-    analysis: FileAnalysis | None  # None: the engine failed on this text (logged)
+    analysis: FileAnalysis | None  # None: the engine failed on this text (logged), or cancelled
     generation: int  # the host's generation the analysis was computed at
+    cancelled: str | None = None  # "superseded" | "preempted" | "budget": no analysis
+    notes: tuple[str, ...] = ()  # shown to the user with the results (limits hit)
+    logs: tuple[str, ...] = ()  # written to the client's log only
+    stale: bool = False  # an older analysis placed on `snapshot` (see stale.py)
+    changed: tuple[int, int] | None = None  # stale: snapshot lines [lo, hi) it says nothing about
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-analysis limits (from the user's settings)."""
+
+    budget_ms: int | None = None  # wall time of one analysis
+    max_bytes: int | None = None  # text beyond it is not analysed
+    solver_budget_ms: int | None = None  # Z3 time of one analysis
 
 
 class AnalysisWorker:
@@ -61,6 +82,11 @@ class AnalysisWorker:
         self._incoming: dict[str, object] = {}  # path -> text or _REMOVED, from the loop
         self._reset_pending = False
         self.closed = False
+        # Requests waiting for the analysis thread: paths whose analysis a request awaits,
+        # and the number of `run` jobs queued. A background analysis of another file gives way.
+        self._urgent_paths: set[str] = set()
+        self._urgent_runs = 0
+        self.limits = Limits()
         # Worker-thread state.
         self._host: Any = None  # the AnalysisHost
         self._texts: dict[str, str] = {}
@@ -92,22 +118,44 @@ class AnalysisWorker:
 
     async def run(self, fn: Callable, *args):
         """Run `fn(host, *args)` on the analysis thread after draining pending inputs;
-        None once shut down."""
+        None once shut down. A request waits for it: background analyses give way."""
+        if self.closed:
+            return None
+        with self._lock:
+            self._urgent_runs += 1
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._call, fn, args, True)
+
+    async def analyze(self, snapshot: Snapshot, is_current: Callable[[], bool] | None = None) -> Outcome | None:
+        """Analyse `snapshot` in the background. When `is_current()` turns false (before
+        or, with an engine that takes `cancel=`, during the run), when a request waits for
+        another file, or past the time budget, the Outcome says `cancelled` instead."""
         if self.closed:
             return None
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, self._call, fn, args)
+        return await loop.run_in_executor(self._executor, self._call, self._analyze, (snapshot, is_current), False)
 
-    async def analyze(self, snapshot: Snapshot, is_current: Callable[[], bool] | None = None) -> Outcome | None:
-        """Analyse `snapshot`; None if `is_current` says it went stale before starting."""
-        return await self.run(self._analyze, snapshot, is_current)
+    def hurry(self, path: str) -> None:
+        """A request waits for an analysis of `path`: others give way until it finished."""
+        with self._lock:
+            self._urgent_paths.add(path)
+
+    def unhurry(self, path: str) -> None:
+        with self._lock:
+            self._urgent_paths.discard(path)
+
+    def _gives_way(self, path: str) -> bool:
+        return self._urgent_runs > 0 or any(p != path for p in self._urgent_paths)
 
     def shutdown(self) -> None:
         self.closed = True
         self._executor.shutdown(wait=False, cancel_futures=True)
 
     # -- on the analysis thread --------------------------------------------------
-    def _call(self, fn: Callable, args: tuple):
+    def _call(self, fn: Callable, args: tuple, urgent: bool):
+        if urgent:
+            with self._lock:
+                self._urgent_runs -= 1
         self._drain()
         return fn(self._host, *args)
 
@@ -130,32 +178,129 @@ class AnalysisWorker:
                 if self._texts.pop(path, None) is not None:
                     self._host.remove_file(path)
                     self.generation += 1
-            elif self._texts.get(path) != text:
-                self._texts[path] = text
-                self._host.set_file(path, text)
-                self.generation += 1
+            else:
+                text = fit(text, self.limits.max_bytes)[0]
+                if self._texts.get(path) != text:
+                    self._texts[path] = text
+                    self._host.set_file(path, text)
+                    self.generation += 1
 
-    def _analyze(self, host: Any, snapshot: Snapshot, is_current) -> Outcome | None:
-        if is_current is not None and not is_current():
-            return None  # cancelled by a newer revision
-        if self._texts.get(snapshot.path) != snapshot.index.text:
-            self._texts[snapshot.path] = snapshot.index.text
-            host.set_file(snapshot.path, snapshot.index.text)
+    def _analyze(self, host: Any, snapshot: Snapshot, is_current) -> Outcome:
+        path, limits = snapshot.path, self.limits
+        why: list[str] = []
+        started = time.monotonic()
+        deadline = started + limits.budget_ms / 1000 if limits.budget_ms else None
+
+        def cancel() -> bool:
+            if is_current is not None and not is_current():
+                why.append("superseded")
+            elif self._gives_way(path):
+                why.append("preempted")
+            elif deadline is not None and time.monotonic() > deadline:
+                why.append("budget")
+            return bool(why)
+
+        if cancel():
+            return Outcome(snapshot, None, self.generation, cancelled=why[0])
+        text, cut = fit(snapshot.index.text, limits.max_bytes)
+        notes = []
+        if cut is not None:
+            notes.append(f"ShapeSense analysed only the first {cut:,} of {len(snapshot.index.text):,} characters of "
+                         f"this file (over shapesense.maxFileBytes = {limits.max_bytes:,}).")
+        if self._texts.get(path) != text:
+            self._texts[path] = text
+            host.set_file(path, text)
             self.generation += 1
-        first = snapshot.path not in self._analysed
-        self._analysed.add(snapshot.path)
-        with _gc_paused():
+        first = path not in self._analysed
+        self._analysed.add(path)
+        logs = []
+        with _gc_paused(), _solver_budget(limits.solver_budget_ms, self._factory is None) as solver_budget:
             try:
-                analysis = host.analyze(snapshot.path)
-            except Exception:
-                self._log_error(f"ShapeSense: analysis of {snapshot.path} failed\n{traceback.format_exc()}")
+                if _takes_cancel(host):
+                    analysis = host.analyze(path, cancel=cancel)
+                else:
+                    analysis = host.analyze(path)
+            except BaseException as exc:  # noqa: BLE001 - the engine's Cancelled may be a BaseException
                 analysis = None
-            if first and self._factory is None:
+                if not _is_cancelled(exc):
+                    if not isinstance(exc, Exception):
+                        raise
+                    self._log_error(f"ShapeSense: analysis of {path} failed\n{traceback.format_exc()}")
+                elif not why:
+                    why.append("superseded")  # the engine stopped by itself (no reason recorded)
+            if first and self._factory is None and analysis is not None:
                 # What the first analysis of a file built (its parse, IR, memo) mostly lives
                 # as long as the file is open: keep it out of every later collection (and
                 # out of the one that would otherwise scan all of it right now).
                 gc.freeze()
-        return Outcome(snapshot, analysis, self.generation)
+            if solver_budget is not None and solver_budget.skipped:
+                logs.append(f"ShapeSense: the solver budget of {limits.solver_budget_ms} ms "
+                            f"(shapesense.solverBudgetMs) ran out in {path}; {solver_budget.skipped} "
+                            f"symbolic checks were left undecided (no diagnostics from them).")
+        if analysis is not None or not why:
+            self.unhurry(path)  # done: the requests waiting for it have their answer
+        if analysis is None and why:
+            if why[0] == "budget":
+                spent = round((time.monotonic() - started) * 1000)
+                notes.append(f"ShapeSense stopped analysing this file after {spent:,} ms (over "
+                             f"shapesense.analysisBudgetMs = {limits.budget_ms:,}); results shown are "
+                             f"from an earlier analysis, if any.")
+            return Outcome(snapshot, None, self.generation, cancelled=why[0], notes=tuple(notes))
+        return Outcome(snapshot, analysis, self.generation, notes=tuple(notes), logs=tuple(logs))
+
+
+def fit(text: str, max_bytes: int | None) -> tuple[str, int | None]:
+    """`text`, or its longest prefix of whole top-level statements within `max_bytes` (UTF-8)
+    and the length kept. Cutting before a top-level statement keeps what the prefix does
+    exactly what the whole file does up to there; later code is simply absent."""
+    if not max_bytes or len(text) <= max_bytes // 4:
+        return text, None
+    size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+    if size <= max_bytes:
+        return text, None
+    limit = max_bytes * len(text) // size
+    end = text.rfind("\n", 0, limit)
+    for _ in range(10_000):  # back to a line that starts a statement at column 0
+        if end < 0:
+            return "", 0
+        nxt = text[end + 1:end + 2]
+        prev = text.rfind("\n", 0, end) + 1
+        if nxt and nxt not in " \t#)]}'\"\r\n\\" and not text.startswith(_CONTINUATIONS, end + 1) \
+                and not text.startswith("@", prev):  # not between a decorator and its def
+            break
+        end = text.rfind("\n", 0, end)
+    cut = max(0, end + 1)
+    return text[:cut], cut
+
+
+_CONTINUATIONS = ("else", "elif", "except", "finally", "case")
+_CANCEL_SUPPORT: dict = {}
+
+
+def _takes_cancel(host: Any) -> bool:
+    kind = type(host)
+    if kind not in _CANCEL_SUPPORT:
+        try:
+            _CANCEL_SUPPORT[kind] = "cancel" in inspect.signature(host.analyze).parameters
+        except (TypeError, ValueError):
+            _CANCEL_SUPPORT[kind] = False
+    return _CANCEL_SUPPORT[kind]
+
+
+def _is_cancelled(exc: BaseException) -> bool:
+    """The engine's `analysis.frames.Cancelled` (or a test engine's own, by name)."""
+    return type(exc).__name__ == "Cancelled"
+
+
+@contextlib.contextmanager
+def _solver_budget(total_ms: int | None, real_engine: bool):
+    if not real_engine:
+        yield None
+        return
+    from shapesense.analysis import solver
+
+    with solver.analysis_budget(total_ms) as budget:
+        yield budget
 
 
 @contextlib.contextmanager

@@ -2,7 +2,10 @@
 
 Clients that can pull (textDocument/diagnostic, LSP 3.17) get pull only: both at once
 would show every problem twice. Others get textDocument/publishDiagnostics, tagged with
-the analysed document version; stale results never reach here (see scheduler.py).
+the analysed document version; results of superseded versions are never pushed (see
+scheduler.py). A pull is answered from the current text's analysis if it lands within
+half a second, else from the latest one placed on the current text, and the client is
+asked to pull again (workspace/diagnostic/refresh) when the current one arrives.
 """
 from __future__ import annotations
 
@@ -27,12 +30,18 @@ def lsp_diagnostics(ls: "ShapeLanguageServer", outcome: Outcome) -> list[types.D
     snap = outcome.snapshot
     this = (snap.uri, snap.index)
     out = []
-    for diag in analysis.diagnostics:
+    for diag in convert.shown_diagnostics(analysis, snap.path, snap.index.text, ls.settings):  # ignores, include/exclude
         converted = convert.diagnostic(
             diag, snap.index, ls.encoding, ls.settings, lambda path: ls.index_for(path, this)
         )
         if converted is not None:
             out.append(converted)
+    for note in outcome.notes:  # a limit was hit: say why results are missing or old
+        start = types.Position(0, 0)
+        out.append(types.Diagnostic(
+            range=types.Range(start, start), message=note, severity=types.DiagnosticSeverity.Information,
+            source="shapesense", code="analysis-limit",
+        ))
     return out
 
 
@@ -60,6 +69,8 @@ def register(ls: "ShapeLanguageServer") -> None:
             publish(ls, outcome)
 
     ls.scheduler.on_result = on_result
+    ls.scheduler.on_refresh = ls.request_refresh
+    ls.scheduler.log_note = lambda message: ls.log_message(message, types.MessageType.Info)
 
     @feature(
         ls,

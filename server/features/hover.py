@@ -2,7 +2,8 @@
 
 The markdown starts with a fenced block whose first line is exactly `NAME: SHAPE`
 (tests and editor integrations read it), then where the shape came from, then the
-distinct shapes seen across call contexts.
+distinct shapes seen across call contexts. Answered from the latest finished analysis
+(scheduler.current): a hover on a line the user just changed waits briefly for the new one.
 """
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 
 # Only what would change the rendering of plain text: emphasis (`*`, and `_` unless
 # inside a word such as kernel_size), code spans, HTML, and block markers at a line start.
+CHANGED_LINE_WAIT_S = 0.3
+
 _MD_INLINE = re.compile(r"[\\`*<]|(?<!\w)_|_(?!\w)")
 _MD_LINE_START = re.compile(r"^(\s*)([#>+=-])", re.MULTILINE)
 
@@ -64,7 +67,14 @@ def register(ls: "ShapeLanguageServer") -> None:
     async def hover(ls: "ShapeLanguageServer", params: types.HoverParams):
         if not ls.settings.enable:
             return None
-        outcome = await ls.scheduler.current(params.text_document.uri)
+        uri = params.text_document.uri
+        outcome = await ls.scheduler.current(uri)
+        if outcome is not None and outcome.stale and outcome.changed is not None:
+            lo, hi = outcome.changed
+            if lo <= params.position.line < hi:
+                # the latest analysis says nothing about the lines that just changed: wait
+                # a little for the one of this text (which a line elsewhere does not need)
+                outcome = await ls.scheduler.fresh(uri, CHANGED_LINE_WAIT_S)
         if outcome is None or outcome.analysis is None:
             return None
         index = outcome.snapshot.index
