@@ -64,8 +64,8 @@ def shown(text: str, diagnostics: list[Diagnostic], config: ProjectConfig, warn_
     kept = suppression.apply(text, diagnostics, warn_unused_ignores)
     out = []
     for d in sorted(kept.kept + kept.unused, key=lambda d: d.span.start):
-        severity = config.severity_of(d.code, d.severity)
-        if severity is not None:
+        severity = config.override(d.code) or d.severity
+        if severity != "off":
             out.append(d if severity == d.severity else replace(d, severity=severity))
     return out
 

@@ -50,14 +50,12 @@ class ProjectConfig:
     def root(self) -> str | None:
         return os.path.dirname(self.path) if self.path else None
 
-    def severity_of(self, code: str, severity: str) -> str | None:
-        """The severity a diagnostic is shown with; None: not shown."""
+    def override(self, code: str) -> str | None:
+        """The project's severity for a code: "off" when disabled, else its `severity`
+        entry; None: the diagnostic keeps its own."""
         if code in self.disable:
-            return None
-        override = dict(self.severity).get(code)
-        if override is None:
-            return severity
-        return None if override == "off" else override
+            return "off"
+        return dict(self.severity).get(code)
 
     def selects(self, path: str) -> bool:
         """Whether `path` is checked: inside the project, it must match `include` (when
@@ -242,3 +240,19 @@ def discover(paths: list[str]) -> ProjectConfig:
         if parent == folder:
             return ProjectConfig()
         folder = parent
+
+
+def server_base(workspace_roots: list[str]):
+    """For the language server: the Settings the editor's own settings override (the
+    defaults, with the workspace root's [tool.shapesense] engine values and the project
+    itself in `Settings.project`), and the problems to show the user once."""
+    from .settings import Settings
+
+    project = load_at(workspace_roots[0]) if workspace_roots else ProjectConfig()
+    changes: dict = {"project": project if project.path else None}
+    if project.solver_timeout_ms is not None:
+        changes["solver_timeout_ms"] = project.solver_timeout_ms
+    if project.annotation_style is not None:
+        changes["annotation_style"] = project.annotation_style
+    problems = [f"ShapeSense: {problem}; the other settings of the file still apply" for problem in project.problems]
+    return Settings(**changes), problems

@@ -7,6 +7,7 @@ from typing import Callable
 from lsprotocol import types
 
 from shapesense.analysis import results as r
+from shapesense.analysis import suppression
 
 from .documents import LineIndex
 from .settings import Settings
@@ -61,12 +62,31 @@ def from_position(index: LineIndex, pos: types.Position, encoding: str) -> r.Pos
 
 
 def severity(diag: r.Diagnostic, settings: Settings) -> types.DiagnosticSeverity | None:
-    """Errors stay errors; conditional failures ("warning") follow the user's setting."""
+    """The project's per-code choice ([tool.shapesense] disable / severity) first; then
+    errors stay errors and conditional failures ("warning") follow the user's setting."""
+    override = settings.project.override(diag.code) if settings.project is not None else None
+    if override is not None:
+        return _SEVERITY.get(override)  # None for "off"
     if diag.severity == "error":
         return types.DiagnosticSeverity.Error
+    if diag.code == suppression.UNUSED_IGNORE:
+        return types.DiagnosticSeverity.Warning  # not a conditional failure
     if settings.conditional_severity == "off":
         return None
     return _SEVERITY.get(settings.conditional_severity, types.DiagnosticSeverity.Warning)
+
+
+def shown_diagnostics(analysis: r.FileAnalysis, path: str, text: str, settings: Settings) -> list[r.Diagnostic]:
+    """The engine's diagnostics of one file that reach the user, before `severity`: none
+    for a file the project's include/exclude leave out, ignore comments applied, and the
+    unused ones reported when `warnUnusedIgnores` asks for it (the CLI does the same)."""
+    project = settings.project
+    if project is not None and not project.selects(path):
+        return []
+    result = suppression.apply(text, analysis.diagnostics, settings.warn_unused_ignores)
+    if not result.unused:
+        return result.kept
+    return sorted(result.kept + result.unused, key=lambda d: d.span.start)
 
 
 IndexFor = Callable[[str | None], "tuple[str, LineIndex] | None"]

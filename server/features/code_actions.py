@@ -1,4 +1,4 @@
-"""Code actions: solver repairs (quick fixes) and shape annotations.
+"""Code actions: solver repairs (quick fixes), shape annotations, and ignore comments.
 
 Where the client resolves edits lazily (codeAction/resolve), the listed actions carry
 only `data` naming the action; resolve re-derives the edit from the analysis of the
@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from shapesense.analysis.results import FileAnalysis, Fix, Span, TextEdit
+from shapesense.analysis import suppression
+from shapesense.analysis.results import Diagnostic, FileAnalysis, Fix, Span, TextEdit
 
 from .. import convert
 from ..guard import feature
@@ -89,6 +90,19 @@ def _candidates(analysis: FileAnalysis, start, end, only) -> list[tuple[str, int
     return out
 
 
+def _ignore_fix(text: str, diag: Diagnostic) -> Fix | None:
+    """`# shapesense: ignore[code]` for one diagnostic (added to a comment already there)."""
+    if diag.code not in suppression.ENGINE_CODES:
+        return None
+    line = diag.span.start[0]
+    edit = suppression.ignore_edit(text, line, diag.code)
+    if edit is None:
+        return None
+    where = "on this line" if edit.line == line else "in this statement"
+    at = (edit.line, edit.column)
+    return Fix(f"Ignore {diag.code} {where}", (TextEdit(Span(at, at), edit.text),), kind="quickfix")
+
+
 def _fixes(analysis: FileAnalysis, origin: str) -> list[Fix]:
     if origin == "annotation":
         return list(analysis.annotation_fixes())
@@ -152,7 +166,11 @@ def register(ls: "ShapeLanguageServer") -> None:
         this = (snap.uri, snap.index)
         lazy = _lazy_edits(ls)
         actions = []
-        candidates = _candidates(outcome.analysis, start, end, params.context.only)
+        # What the user sees: ignore comments and the project's include/exclude applied.
+        visible = convert.shown_diagnostics(outcome.analysis, snap.path, snap.index.text, ls.settings)
+        shown_ids = {id(d) for d in visible}
+        candidates = [c for c in _candidates(outcome.analysis, start, end, params.context.only)
+                      if c[3] is None or id(c[3]) in shown_ids]
         # Every repair is re-checked by the engine before it is offered (on the analysis
         # thread, cached per text): an edit that does not remove the error is dropped.
         repairs = {id(d): d for _, _, _, d in candidates if d is not None}
@@ -176,6 +194,16 @@ def register(ls: "ShapeLanguageServer") -> None:
             if not lazy:
                 action.edit = _workspace_edit(ls, outcome, fix)
             actions.append(action)
+        if _kind_allowed(types.CodeActionKind.QuickFix, params.context.only):
+            for diag in visible:
+                fix = _ignore_fix(snap.index.text, diag) if _overlaps(diag.span, start, end) else None
+                lsp_diag = fix and convert.diagnostic(diag, snap.index, enc, ls.settings, lambda p: ls.index_for(p, this))
+                if lsp_diag is None:
+                    continue
+                # The edit is plain text at a known place: given at once, even to lazy clients.
+                actions.append(types.CodeAction(
+                    title=fix.title, kind=fix.kind, diagnostics=[lsp_diag], edit=_workspace_edit(ls, outcome, fix),
+                ))
         return actions
 
     @feature(ls, types.CODE_ACTION_RESOLVE)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.capabilities import ServerCapabilitiesBuilder
 
+from .. import config
 from ..documents import UTF16
 from ..guard import feature
 from ..paths import uri_to_path
@@ -66,9 +67,10 @@ def register(ls: "ShapeLanguageServer") -> None:
         td = params.capabilities.text_document
         ls.pull_diagnostics = bool(td and td.diagnostic is not None)
         ls.workspace_roots = _roots(params)
-        settings, problems = parse_settings(params.initialization_options)
+        base, project_problems = config.server_base(ls.workspace_roots)  # [tool.shapesense]
+        settings, problems = parse_settings(params.initialization_options, base)
         ls.initial_settings = settings
-        ls.pending_problems = problems
+        ls.pending_problems = project_problems + problems
         ls.settings = settings
         ls.worker.reconfigure(ls.engine_settings(), ls.workspace_roots[0] if ls.workspace_roots else None)
 
