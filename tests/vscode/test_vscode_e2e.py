@@ -3,8 +3,10 @@
 `scripts/vscode-e2e-setup.sh` installs code-server, Node 24, playwright-core and Chromium into a
 cache folder and packages the .vsix; each scenario starts its own code-server (own process group,
 free loopback port, fresh user-data and extensions dirs) with the .vsix installed, opens a copy of
-`tests/vscode/workspace/` and drives the workbench with `driver.js`. Screenshots go to
-`docs/screenshots/` (override with SHAPESENSE_SCREENSHOTS).
+`tests/vscode/workspace/` and drives the workbench with `driver.js`. Screenshots go to the
+untracked `build/screenshots/`, or to SHAPESENSE_SCREENSHOTS: `scripts/refresh-screenshots.sh`
+points it at `docs/screenshots/` to refresh the README's pictures; a plain test run never
+rewrites tracked files.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 SETUP = REPO / "scripts" / "vscode-e2e-setup.sh"
 SAMPLE = "mnist_cnn.py"
-SHOTS = Path(os.environ.get("SHAPESENSE_SCREENSHOTS", REPO / "docs" / "screenshots"))
+SHOTS = Path(os.environ.get("SHAPESENSE_SCREENSHOTS") or REPO / "build" / "screenshots")
 
 USER_SETTINGS = {
     "workbench.startupEditor": "none",
