@@ -76,6 +76,8 @@ class ExpressionsMixin:
             v = self.eval(frame, node.value, env, record)
         elif t is ir.FString:
             return self.fstring(frame, node, env)
+        elif t is ir.FuncDef:  # a lambda
+            return self.make_function(frame, node, env)
         else:
             return UNKNOWN
         if record:

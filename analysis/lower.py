@@ -173,8 +173,12 @@ class _Lowerer:
                 self.log.append(f"lower:{key}")
             before = set(self.units)
             b = _UnitBuilder(self, key, key + ".<locals>.")
-            params = b.params(node)
-            body = b.suite(node.children[-1].children if node.children[-1].type == "suite" else [node.children[-1]])
+            if node.type == "lambdef":  # a def whose body is `return <expr>`
+                params = b.lambda_params(node)
+                body = (ir.Return(b._id(node.children[-1]), b.expr(node.children[-1])),)
+            else:
+                params = b.params(node)
+                body = b.suite(node.children[-1].children if node.children[-1].type == "suite" else [node.children[-1]])
             self._finish(b, key, body, params)
             units = {k: self.units[k] for k in set(self.units) - before}
             units[key] = self.units[key]
@@ -449,6 +453,27 @@ class _UnitBuilder:
             returns = self.expr(ann)
         return ir.FuncDef(self._id(node.name), name, params, decorators, returns, key)
 
+    def lambdef(self, node):
+        """A lambda is lowered like a def (its own unit, named by its node id) and evaluates
+        to the function, as `def` would bind it."""
+        nid = self._id(node)
+        key = self.prefix + ".".join(self.class_stack + [f"<lambda{nid}>"])
+        self.owner.funcdef(node, key)
+        return ir.FuncDef(nid, "<lambda>", self.owner.units[key].params, (), None, key)
+
+    def lambda_params(self, node) -> tuple:
+        out, after_star = [], False
+        for ch in node.children[1:-2]:  # between `lambda` and `:`
+            if ch.type == "operator" and ch.value == "*":
+                after_star = True
+            if ch.type != "param":
+                continue
+            kind = {1: "vararg", 2: "kwarg"}.get(ch.star_count, "kwonly" if after_star else "pos")
+            after_star = after_star or ch.star_count == 1
+            default = self.expr(ch.default) if ch.default is not None else None
+            out.append(ir.Param(ch.name.value, kind, default, None))
+        return tuple(out)
+
     def classdef(self, node, decorators):
         name = node.name.value
         bases = ()
@@ -551,7 +576,7 @@ class _UnitBuilder:
         if t == "namedexpr_test":
             return self.expr(node.children[2])
         if t == "lambdef":
-            return ir.Opaque(self._id(node), "lambda")
+            return self.lambdef(node)
         return ir.Opaque(self._id(node), t)
 
     def fstring_parts(self, node) -> list:
