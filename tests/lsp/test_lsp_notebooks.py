@@ -8,6 +8,8 @@ sit among the code.
 from __future__ import annotations
 
 import asyncio
+import json
+import pathlib
 
 import pytest
 import pytest_lsp
@@ -31,6 +33,7 @@ from lsp_helpers import (
 
 pytestmark = pytest.mark.asyncio
 
+SAMPLE = pathlib.Path(__file__).parents[2] / "samples" / "notebook_mnist.ipynb"
 MARKDOWN = "# MNIST, one cell at a time\n\nThe `Linear` in cell 2 is wrong.\n"
 CELL1 = "%matplotlib inline\nimport torch\nimport torch.nn as nn\n\nx = torch.randn(64, 1, 28, 28)\n"
 CELL2 = (
@@ -353,3 +356,40 @@ async def test_close_clears_cells(real: LanguageClient):
     if not pulls(real):
         assert await _cell_diagnostics(real, c2, want=lambda d: not d) == []
     assert await _hover_until(real, c3, types.Position(1, 20), None) is None
+
+
+async def test_sample_notebook(real: LanguageClient):
+    """samples/notebook_mnist.ipynb, read the way an editor hands a .ipynb over: the bug
+    and its repair in the model's cell, the driver's shapes in the last cell."""
+    enc = encoding(real)
+    cells = json.loads(SAMPLE.read_text())["cells"]
+    specs = [("md" if c["cell_type"] == "markdown" else "code", "".join(c["source"])) for c in cells]
+    nb = Notebook(real, SAMPLE.name)
+    uris = nb.open(specs)
+    model_cell = next(i for i, (_, text) in enumerate(specs) if "class LeNet" in text)
+    model_text = specs[model_cell][1]
+    [err] = _errors(await _cell_diagnostics(real, uris[model_cell], 1))
+    assert "64x256 and 400x120" in err.message, err.message
+    assert err.range.start == find_position(model_text, "self.fc1(x)", enc)
+    for i, uri in enumerate(uris):
+        if i != model_cell and specs[i][0] == "code":
+            assert _errors(await _cell_diagnostics(real, uri)) == []
+    last = specs[-1][1]
+    assert await _hover(real, uris[-1], find_position(last, "batch", enc)) == "batch: Tensor[64, 1, 28, 28]"
+
+    actions = await asyncio.wait_for(
+        real.text_document_code_action_async(types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uris[model_cell]),
+            range=err.range,
+            context=types.CodeActionContext(diagnostics=[err], only=[types.CodeActionKind.QuickFix]),
+        )),
+        TIMEOUT,
+    )
+    [fix] = [a for a in actions if a.title == "Set in_features to 256"]
+    if fix.edit is None:
+        fix = await asyncio.wait_for(real.code_action_resolve_async(fix), TIMEOUT)
+    version = nb.edit(uris[model_cell], edits_for(fix.edit, uris[model_cell]))
+    assert "nn.Linear(256, 120)" in nb.text(uris[model_cell])
+    assert await _cell_diagnostics(real, uris[model_cell], version, want=lambda d: not _errors(d)) == []
+    probs = find_position(last, "probs =", enc)
+    assert await _hover_until(real, uris[-1], probs, "probs: Tensor[64, 10]") == "probs: Tensor[64, 10]"
