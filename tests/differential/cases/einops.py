@@ -142,6 +142,8 @@ for i in range(80):
         right = _groups(rng, [a for a in order if a != names[0]])  # an input axis dropped
     elif mutation == 3:
         shape = shape + (2,)
+    elif mutation == 4 and any(a in names for a in kw):
+        kw[next(a for a in kw if a in names)] += 1  # a length the input does not have
     add(Case("einops.repeat", (T(*shape), f"{_side(left)} -> {_side(right)}"), dict(kw)))
 add(Case("einops.repeat", (T(2, 3), "h w -> h w 2")))
 add(Case("einops.repeat", (T(2, 3), "h w -> (2 h) (w 3)")))

@@ -1,4 +1,4 @@
-"""einops' failures are reported in einops' own words: for every einops case on which real
+"""einops specs beyond the shared differential test. Failures are reported in einops' own words: for every einops case on which real
 einops raises, the spec fails too, with the same message (whitespace joined; the items of a
 printed set sorted, since einops prints Python sets in hash order). One deliberate exception:
 a layer's bare `KeyError: <rank>` becomes einops' "Wrong shape" message."""
@@ -53,3 +53,37 @@ def test_einops_errors_are_worded_like_einops(api):
             wrong.append(f"{H.render(case)}\n  einops: {normalized(expected)}\n  spec:   {normalized(got)}")
     assert checked, f"no failing {api} case: the wording is not tested"
     assert not wrong, f"{len(wrong)} of {checked} messages differ:\n" + "\n".join(wrong)
+
+
+# -- the cases can fail: deliberately wrong einops rules show up as disagreements ----------
+
+def _einops_module():
+    try:
+        import shapesense.analysis.ops.einops as E
+    except ImportError:  # pragma: no cover - a checkout without install
+        import analysis.ops.einops as E
+    return E
+
+
+def _failing(api):
+    cases = [c for c in _einops_cases() if c.api == api]
+    return [r for r in H.run_api(api, cases, symbolic_every=1, allowlist=[]) if r.failed]
+
+
+def test_a_rule_without_the_length_checks_is_caught(monkeypatch):
+    checked = H.SP.OpContext.require
+
+    def lenient(self, cond, code, message, repair=None):  # einops' own length checks vanish
+        if not message.startswith("Shape mismatch"):
+            checked(self, cond, code, message, repair)
+
+    monkeypatch.setattr(H.SP.OpContext, "require", lenient)
+    for api in ("einops.rearrange", "einops.repeat", "einops.reduce", "einops.layers.torch.Rearrange"):
+        assert _failing(api), f"{api}: dropping einops' length checks went unnoticed"
+
+
+def test_a_rule_that_keeps_reduced_axes_is_caught(monkeypatch):
+    E = _einops_module()
+    monkeypatch.setattr(E, "_reduce_call", lambda ctx, operation, op_text, t, dims, jit: t)
+    assert _failing("einops.reduce"), "keeping the reduced axes went unnoticed"
+    assert _failing("einops.layers.torch.Reduce"), "keeping the reduced axes went unnoticed"
