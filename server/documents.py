@@ -110,9 +110,13 @@ class LineIndex:
 @dataclass
 class Document:
     uri: str
-    version: int
+    version: int  # the client's: numbering restarts when a document is reopened
     index: LineIndex
     language_id: str = "python"
+    # Ours: unique across the store's life (bumped by every open and change), so a
+    # document reopened with the same version is never mistaken for its old text.
+    revision: int = 0
+    opened: int = 0  # the revision it was opened at: older ones belong to an earlier open
 
     @property
     def text(self) -> str:
@@ -145,9 +149,16 @@ class DocumentStore:
     def __init__(self, encoding: str = UTF16):
         self.encoding = encoding
         self._docs: dict[str, Document] = {}
+        self._revisions = 0
+
+    def _next_revision(self) -> int:
+        self._revisions += 1
+        return self._revisions
 
     def open(self, uri: str, text: str, version: int, language_id: str = "python") -> Document:
-        doc = Document(uri, version, LineIndex(text), language_id)
+        """A new document, replacing any open one under `uri` whatever its version."""
+        revision = self._next_revision()
+        doc = Document(uri, version, LineIndex(text), language_id, revision, revision)
         self._docs[uri] = doc
         return doc
 
@@ -160,6 +171,7 @@ class DocumentStore:
             index = apply_change(index, change, self.encoding)
         doc.index = index
         doc.version = version
+        doc.revision = self._next_revision()
         return doc
 
     def close(self, uri: str) -> Document | None:
@@ -171,6 +183,16 @@ class DocumentStore:
     def version(self, uri: str) -> int | None:
         doc = self._docs.get(uri)
         return None if doc is None else doc.version
+
+    def revision(self, uri: str) -> int | None:
+        doc = self._docs.get(uri)
+        return None if doc is None else doc.revision
+
+    def same_open(self, uri: str, revision: int) -> bool:
+        """Is `revision` a text of the document open now under `uri`, not of an earlier
+        open of it (whose analysis must not answer for this one)?"""
+        doc = self._docs.get(uri)
+        return doc is not None and revision >= doc.opened
 
     def __iter__(self):
         return iter(list(self._docs.values()))

@@ -171,7 +171,7 @@ class Scheduler:
 
         def check() -> bool:
             doc = self.documents.get(snap.uri)
-            if doc is None:
+            if doc is None or not self.documents.same_open(snap.uri, snap.revision):
                 return False
             return _revision(doc) == snap.revision and doc.version == snap.version or snap.uri not in self._latest
 
@@ -187,8 +187,9 @@ class Scheduler:
         finally:
             if self._jobs.get(uri) is asyncio.current_task():
                 self._jobs.pop(uri, None)
-        if outcome is None or uri not in self.documents:
-            self._wake(uri)
+        if outcome is None or not self.documents.same_open(uri, snap.revision):
+            self._wake(uri)  # closed, or reopened since: this run's text is gone
+            self._start(uri)  # (the reopened text's run waited for this one)
             return
         self.worker.unhurry(snap.path)
         try:

@@ -31,7 +31,10 @@ def register(ls: "ShapeLanguageServer") -> None:
     @feature(ls, types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: "ShapeLanguageServer", params: types.DidOpenTextDocumentParams):
         td = params.text_document
+        # A didOpen replaces the document and everything known about it, whatever its
+        # version: clients restart numbering when they reopen a file.
         doc = ls.documents.open(td.uri, td.text, td.version, td.language_id)
+        ls.scheduler.forget(td.uri)
         ls.worker.set_file(ls.path_of(td.uri), doc.text)
         ls.scheduler.touch(td.uri, delay=False)
 
