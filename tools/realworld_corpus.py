@@ -168,6 +168,24 @@ _PATTERN = re.compile(r"(['\"])([^'\"]*->[^'\"]*)\1")
 _HEADS_KW = re.compile(r"\bh\s*=\s*([\w.]+)")
 
 
+def _rename_output_axis(pattern: str) -> str | None:
+    """'b n (h d) -> b h n d' -> 'b n (h d) -> b h n dx' (einops); 'ij,jk->ik' -> 'ij,jk->ia' (torch.einsum)."""
+    left, right = pattern.split("->", 1)
+    einops_style = " " in pattern.strip()
+    names = list(re.finditer(r"[A-Za-z]\w*" if einops_style else r"[A-Za-z]", right))
+    if not names:
+        return None
+    last = names[-1]
+    if einops_style:  # named axes
+        new_right = right[:last.end()] + "x" + right[last.end():]
+    else:  # torch.einsum: one letter per axis
+        free = next((c for c in "abcdefghijklmnopqrstuvwxyz" if c not in pattern), None)
+        if free is None:
+            return None
+        new_right = right[:last.start()] + free + right[last.end():]
+    return left + "->" + new_right
+
+
 def _other_dim(d: int) -> int:
     return d - 1 if d < 0 else d + 1
 
@@ -204,12 +222,10 @@ def mutant_candidates(src: str, upto: int) -> list[tuple[int, str, str, str]]:
             out.append((i, "flatten", new, "nn.Flatten() -> nn.Identity()"))
         if _EINOPS.search(code):
             for m in _PATTERN.finditer(code):
-                left, right = m.group(2).split("->", 1)
-                toks = re.findall(r"\([^)]*\)|\S+", right)
-                if len(toks) >= 2 and toks[-1] != "...":
-                    new_right = " " + " ".join(toks[:-1] + [toks[-1] + "_"])
-                    new = line[:m.start(2)] + left + "->" + new_right + line[m.end(2):]
-                    out.append((i, "einops_axis", new, f"einops output axis {toks[-1]} renamed"))
+                new_pattern = _rename_output_axis(m.group(2))
+                if new_pattern:
+                    new = line[:m.start(2)] + new_pattern + line[m.end(2):]
+                    out.append((i, "einops_axis", new, "an output axis renamed to one the input lacks"))
             for m in _HEADS_KW.finditer(code):
                 new = line[:m.start(1)] + f"{m.group(1)} + 1" + line[m.end(1):]
                 out.append((i, "heads", new, f"h={m.group(1)} -> +1"))

@@ -303,6 +303,7 @@ def corpus_main(argv):
     ap.add_argument("--details", default="", help="details file (default ROOT/corpus/details.md)")
     ap.add_argument("--json", default="")
     ap.add_argument("--no-mutants", action="store_true")
+    ap.add_argument("--lsp-check", default="", help="comma-separated model ids: hover them over LSP and compare")
     a = ap.parse_args(argv)
     root = Path(a.corpus or os.environ.get("SHAPESENSE_CORPUS") or Path.home() / ".cache" / "shapesense-corpus").expanduser().resolve()
     env = _with_site(root)
@@ -312,6 +313,12 @@ def corpus_main(argv):
         os.execve(sys.executable, [sys.executable, str(HERE), *argv], env)
     corpus = root / "corpus"
     manifest = json.loads((corpus / "manifest.json").read_text())
+    if a.lsp_check:
+        paths = [corpus / mode / manifest[m]["file"] for m in a.lsp_check.split(",") for mode in ("driver", "nodriver")]
+        agree, total, diffs = lsp_spot_check(paths, env)
+        print("\n".join(diffs))
+        print(f"LSP hover == AnalysisHost fact on {agree}/{total} assignment targets of {len(paths)} files")
+        sys.exit(0 if agree == total else 1)
     cache = corpus / ".eval"
     cache.mkdir(exist_ok=True)
     only = [o for o in a.only.split(",") if o]
@@ -438,6 +445,143 @@ def corpus_report(results: dict, manifest: dict, notes: list) -> str:
                      f"| {r['driver']['mutants'][0]}/{r['driver']['mutants'][1]} | {r['nodriver']['mutants'][0]}/{r['nodriver']['mutants'][1]} "
                      f"| {r['driver']['seconds']} / {r['nodriver']['seconds']}{' ' + r['driver']['error'] if r['driver']['error'] else ''} |")
     return "\n".join(["## Per package", "", *rows, "", "## Per file", *files, ""]) + "\n"
+
+
+
+# ---------------------------------------------------------------- LSP spot-check
+class _LspClient:
+    """The smallest LSP client that can hover: JSON-RPC over a real `shapesense serve --stdio`."""
+
+    def __init__(self, env: dict, cwd: str):
+        import threading
+
+        self.proc = subprocess.Popen([sys.executable, "-m", "shapesense", "serve", "--stdio"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+        self.next_id = 0
+        self.responses: dict = {}
+        self.diagnostics: dict = {}
+        self.cv = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _send(self, msg: dict) -> None:
+        body = json.dumps(msg).encode()
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def _read(self) -> None:
+        out = self.proc.stdout
+        while True:
+            length = None
+            while True:
+                line = out.readline()
+                if not line:
+                    return
+                if line in (b"\r\n", b"\n"):
+                    break
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            msg = json.loads(out.read(length))
+            if "id" in msg and "method" in msg:  # a request from the server: answer it plainly
+                self._send({"jsonrpc": "2.0", "id": msg["id"],
+                            "result": [None] * len(msg.get("params", {}).get("items", [])) if msg["method"] == "workspace/configuration" else None})
+                continue
+            with self.cv:
+                if "id" in msg:
+                    self.responses[msg["id"]] = msg
+                elif msg.get("method") == "textDocument/publishDiagnostics":
+                    self.diagnostics[msg["params"]["uri"]] = msg["params"]["diagnostics"]
+                self.cv.notify_all()
+
+    def request(self, method: str, params: dict, timeout: float = 300):
+        self.next_id += 1
+        rid = self.next_id
+        self._send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        with self.cv:
+            self.cv.wait_for(lambda: rid in self.responses, timeout)
+            return self.responses.pop(rid, {}).get("result")
+
+    def notify(self, method: str, params: dict) -> None:
+        self._send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def wait_diagnostics(self, uri: str, timeout: float = 300) -> list:
+        with self.cv:
+            self.cv.wait_for(lambda: uri in self.diagnostics, timeout)
+            return self.diagnostics.get(uri, [])
+
+    def close(self) -> None:
+        try:
+            self.request("shutdown", {}, timeout=10)
+            self.notify("exit", {})
+            self.proc.wait(timeout=10)
+        except Exception:  # noqa: BLE001 - a server that will not stop is killed
+            self.proc.kill()
+
+
+def target_columns(src: str) -> dict:
+    """(0-based line, name) -> column of the assignment target."""
+    cols = {}
+
+    def bind(t):
+        if isinstance(t, ast.Name):
+            cols.setdefault((t.lineno - 1, t.id), t.col_offset)
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            for e in t.elts:
+                bind(e)
+        elif isinstance(t, ast.Starred):
+            bind(t.value)
+
+    for node in ast.walk(ast.parse(src)):
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                bind(t)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr)):
+            bind(node.target)
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            bind(node.optional_vars)
+    return cols
+
+
+def hover_first_line(result) -> str | None:
+    """The shape on the hover's first fenced code line, `NAME: Tensor[...]` -> `Tensor[...]`."""
+    if not result:
+        return None
+    contents = result.get("contents")
+    text = contents.get("value", "") if isinstance(contents, dict) else str(contents)
+    m = re.search(r"```[a-z]*\n([^\n]*)\n", text)
+    line = m.group(1) if m else text.splitlines()[0] if text else ""
+    return line.split(": ", 1)[1].strip() if ": " in line else None
+
+
+def lsp_spot_check(paths: list[Path], env: dict) -> tuple[int, int, list[str]]:
+    """Hover every assignment target of each file over LSP and compare with AnalysisHost's facts:
+    (agreeing, total, disagreements)."""
+    agree = total = 0
+    diffs = []
+    for path in paths:
+        src = path.read_text()
+        res, _, _ = analyse_bounded(path)
+        facts = target_facts(res)
+        client = _LspClient(env, str(path.parent))
+        try:
+            client.request("initialize", {"processId": os.getpid(), "rootUri": path.parent.as_uri(),
+                                          "capabilities": {"textDocument": {"hover": {"contentFormat": ["markdown", "plaintext"]}}}})
+            client.notify("initialized", {})
+            uri = path.as_uri()
+            client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": src}})
+            client.wait_diagnostics(uri)
+            for (line, name), col in sorted(target_columns(src).items()):
+                ours = facts.get((line, name))
+                got = hover_first_line(client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                                              "position": {"line": line, "character": col}}))
+                want = ours.shape if ours else None
+                total += 1
+                if got == want or (parse(got or "?") is None and parse(want or "?") is None):  # both unknown
+                    agree += 1
+                else:
+                    diffs.append(f"{path.name}:{line + 1} {name}: LSP {got!r} vs AnalysisHost {want!r}")
+        finally:
+            client.close()
+    return agree, total, diffs
 
 
 if __name__ == "__main__":
