@@ -58,6 +58,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.called_units: set = set()
         self.probing = 0  # > 0 while a generic context's inputs are being probed (generic.py)
 
+        self.probe_base: list = []  # stack depth at the start of each probing run
     # =====================================================================================
     # Entry points
     # =====================================================================================
@@ -157,8 +158,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.compute_live()
 
     def _generic_inputs(self, fn, args) -> dict:
-        """Tensors for the inputs of a def no call reached (see generic.py): a first run
-        with probes records how the body uses each input; its entries are not results."""
+        """Tensors for the inputs of a def no call reached (see generic.py)."""
         unit = self.program.unit(fn.path, fn.unit_key)
         if unit is None:
             return {}
@@ -173,19 +173,26 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                     continue  # not a tensor, or its annotation already gives the shape
             names.append(p.name)
         if not names:
+        return self.probe_inputs(fn, list(args), {}, names, generic=True)
+
+    def probe_inputs(self, fn, args, kwargs, names, generic=False) -> dict:
+        """Symbolic tensors for the parameters `names` of a call: a first run binds each to
+        a probe and records how the body uses it (generic.py); its entries are not results."""
             return {}
         probes = {n: RankProbe(None, probe=(fn.qualname, n)) for n in names}
         mark, sink = len(self.roots), []
         self._collect.append(sink)
         self.probing += 1
         try:
-            self.call_user(fn, list(args), dict(probes), generic=True)
+        self.probe_base.append(len(self.stack))
+            self.call_user(fn, args, {**kwargs, **probes}, generic=generic)
         except Budget:
             pass
         finally:
             self._collect.pop()
             self.probing -= 1
         found = sink + self.roots[mark:]
+            self.probe_base.pop()
         del self.roots[mark:]
         uses = gather_uses(found)
         inputs, first = {}, True

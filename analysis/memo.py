@@ -149,6 +149,15 @@ class MemoMixin:
         bound, hard = self._bind(fn, unit, args, kwargs, generic)
         if bound is None:
             return UNKNOWN
+        if not (generic or self.probing):
+            # Arguments of unknown shape are analysed as symbols (generic.py), so this
+            # context says what holds for any value instead of nothing.
+            unknown = [p.name for p in unit.params if bound.get(p.name) is UNKNOWN]
+            if unknown and all(p.kind in ("pos", "kwonly") for p in unit.params):
+                if fn.unit_key.endswith(".__init__"):
+                    bound.update({n: generic_hyperparameter(n, UNKNOWN) for n in unknown})
+                else:
+                    bound.update(self.probe_inputs(fn, [], dict(bound), unknown))
         try:
             args_key = tuple((k, value_key(v)) for k, v in bound.items())
             call_key = arguments_key(args, kwargs)  # before the call, for the caller's deps
@@ -193,10 +202,15 @@ class MemoMixin:
                 self._store(entry)
             else:
                 self._merge_into_caller(entry)
-        if caller is not None and entry.key in self.memo:
+        if caller is not None and entry.key in self.memo and not self._probe_top():
             caller.entry.deps.append(Dep(fn, tuple(args), tuple(kwargs.items()), call_key, value_key(result),
                                          tuple(self.module_pos.items()), entry, generic))
         return result
+
+    def _probe_top(self) -> bool:
+        """The first call of a probing run: it answers to nobody (its caller asked for
+        probes, not for its result), so it is no dependency of the caller."""
+        return bool(self.probing) and len(self.stack) == self.probe_base[-1]
 
     def _caller(self):
         """The frame a call is made from, or None when the call is re-asked by a validation
