@@ -57,8 +57,8 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.unchanged_ids: set = set()
         self.called_units: set = set()
         self.probing = 0  # > 0 while a generic context's inputs are being probed (generic.py)
-
         self.probe_base: list = []  # stack depth at the start of each probing run
+
     # =====================================================================================
     # Entry points
     # =====================================================================================
@@ -172,27 +172,27 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 if declared is None or declared.shape is not None:
                     continue  # not a tensor, or its annotation already gives the shape
             names.append(p.name)
-        if not names:
         return self.probe_inputs(fn, list(args), {}, names, generic=True)
 
     def probe_inputs(self, fn, args, kwargs, names, generic=False) -> dict:
         """Symbolic tensors for the parameters `names` of a call: a first run binds each to
         a probe and records how the body uses it (generic.py); its entries are not results."""
+        if not names:
             return {}
         probes = {n: RankProbe(None, probe=(fn.qualname, n)) for n in names}
         mark, sink = len(self.roots), []
         self._collect.append(sink)
         self.probing += 1
-        try:
         self.probe_base.append(len(self.stack))
+        try:
             self.call_user(fn, args, {**kwargs, **probes}, generic=generic)
         except Budget:
             pass
         finally:
             self._collect.pop()
             self.probing -= 1
-        found = sink + self.roots[mark:]
             self.probe_base.pop()
+        found = sink + self.roots[mark:]
         del self.roots[mark:]
         uses = gather_uses(found)
         inputs, first = {}, True
