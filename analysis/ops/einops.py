@@ -363,8 +363,11 @@ def _input(ctx, tensor):
         if not tensor:
             ctx.fail(ILLEGAL_VALUE, "Rearrange/Reduce/Repeat can't be applied to an empty list")
         return ctx.call("torch.stack", tensor, 0)
+    if isinstance(tensor, tuple) and tensor and all(is_tensor(t) for t in tensor):
+        # Only a list is stacked; a tuple (or any other sequence) is not a tensor to einops.
+        ctx.fail(ILLEGAL_VALUE, "Tensor type unknown to einops <class 'tuple'>")
     if not is_tensor(tensor):
-        raise Unknowable("not a tensor (a tuple is not accepted by einops either)")
+        raise Unknowable("not a tensor")
     return tensor
 
 

@@ -187,6 +187,8 @@ for shapes, pattern in [([(2, 3), (2, 3)], "n h w -> h (n w)"), ([(2, 3)] * 3, "
     add(Case("einops.rearrange", ([T(*s) for s in shapes], pattern), {"a": 2} if "(a b)" in pattern else {}))
 add(Case("einops.reduce", ([T(2, 3), T(2, 3)], "n h w -> h w", "mean")))
 add(Case("einops.rearrange", ([], "n h -> h n")))
+add(Case("einops.rearrange", ((T(2, 3), T(2, 3)), "n h w -> h n w")))  # a tuple is not stacked
+add(Case("einops.repeat", ((T(2, 3),), "n h w -> h n w r"), {"r": 2}))
 
 # -- pattern syntax errors -----------------------------------------------------------------
 for pattern in ["b c", "b c -> c -> b", "b (c -> b c", "b c) -> b c", "b ((c)) -> b c", "b c -> b c!",
