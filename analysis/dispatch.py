@@ -4,6 +4,9 @@ methods of lists, dicts and nn modules.
 """
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 from . import shapes as S
 from . import solver
 from .ops.spec import (REGISTRY, Dtype, OpContext, ShapeError, TensorValue, Unknowable,
@@ -519,6 +522,11 @@ def _is_int(v):
 def binary_op(engine, op, a, b, site, inplace=False):
     if is_tensor(a) or is_tensor(b):
         left, right = _DUNDERS.get(op, (None, None))
+        if inplace and is_tensor(a) and left:
+            # `out += identity` keeps out's shape: identity must broadcast to it.
+            spec = REGISTRY.get("Tensor.__i" + left[2:])
+            if spec is not None:
+                return run_op(engine, spec, [a, b], {}, site)
         if is_tensor(a) and left:
             spec = REGISTRY.get("Tensor." + left)
             if spec is not None:
@@ -561,9 +569,12 @@ def binary_op(engine, op, a, b, site, inplace=False):
             if S.mul(q, b) == a:
                 return _FloatDim(q)
         return UNKNOWN
-    if isinstance(a, _FloatDim):
+    scaled = _scaled_op(op, a, b)
+    if scaled is not None:
+        return scaled
+    if isinstance(a, _FloatDim) and a.scale == 1:
         a = a.dim
-    if isinstance(b, _FloatDim):
+    if isinstance(b, _FloatDim) and b.scale == 1:
         b = b.dim
     if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, S.Expr) and not isinstance(b, S.Expr):
         try:
@@ -591,10 +602,47 @@ def binary_op(engine, op, a, b, site, inplace=False):
 
 
 class _FloatDim:
-    """An integer-valued true division of dims (`C / n_head` when it divides exactly)."""
+    """A float computed from a dim: `dim * scale` for a rational scale (`C / n_head` when it
+    divides exactly, `dim * 4.0`, `planes * (base_width / 64.0)`). `int()` of it floors:
+    `int(dim * 2.5)` is `(5*dim)//2`, exact for dims >= 0."""
 
-    def __init__(self, dim):
+    def __init__(self, dim, scale: Fraction = Fraction(1)):
         self.dim = dim
+        self.scale = scale
+
+    def floor(self):
+        if self.scale == 1:
+            return self.dim
+        if self.scale < 0:
+            return UNKNOWN
+        return S.floordiv(S.mul(self.dim, self.scale.numerator), self.scale.denominator)
+
+
+def _as_scaled(v):
+    """(dim, scale) for a dim, a float made from one, or a plain float; None otherwise."""
+    if isinstance(v, _FloatDim):
+        return v.dim, v.scale
+    if _is_int(v):
+        return v, Fraction(1)
+    if isinstance(v, float) and math.isfinite(v):
+        return 1, Fraction(v)
+    return None
+
+
+def _scaled_op(op, a, b):
+    """`*` and `/` of a dim-made float with a dim or a float (see _FloatDim); None when the
+    operands are not of that kind (plain ints and floats are computed elsewhere)."""
+    if op not in ("*", "/") or not (isinstance(a, (_FloatDim, float)) or isinstance(b, (_FloatDim, float))):
+        return None
+    x, y = _as_scaled(a), _as_scaled(b)
+    if x is None or y is None or (isinstance(a, float) and isinstance(b, float)):
+        return None
+    (da, fa), (db, fb) = x, y
+    if op == "*":
+        return _FloatDim(S.mul(da, db), fa * fb)
+    if isinstance(db, int) and not isinstance(db, S.Expr) and db != 0 and fb != 0:
+        return _FloatDim(da, fa / (db * fb))
+    return UNKNOWN
 
 
 def _py_binop(op, a, b):

@@ -157,7 +157,7 @@ def _int(engine, args, kwargs, site):
     if _int_like(v):
         return v
     if type(v).__name__ == "_FloatDim":
-        return v.dim
+        return v.floor()
     if is_tensor(v) and v.values is not None and len(v.values) == 1:
         return int(v.values[0])
     if isinstance(v, bool):
