@@ -3,20 +3,25 @@
 # packages the extension (.vsix). Idempotent: a second run only rebuilds what changed.
 #
 #   bash scripts/vscode-e2e-setup.sh            # -> prints the path of the .vsix on the last line
+#   bash scripts/vscode-e2e-setup.sh --extension-only   # only Node 24 + the built extension
+#                                               # (what tests/test_launch_security.py needs)
 #
 # Everything goes into a cache folder outside the repository:
 #   ${SHAPESENSE_E2E_HOME:-$HOME/.cache/shapesense-e2e}/
 #     node24/        Node 24 from the npm registry (code-server and @vscode/vsce need it)
 #     code-server/   code-server 4.139.1 (= VS Code 1.139.1 in the browser)
 #     pw/            playwright-core (drives Debian's /usr/bin/chromium; downloads no browser)
-#     build/         a copy of vscode-extension/ with its npm deps, built and packaged
-#     shapesense.vsix
+#     build/         a copy of vscode-extension/ with its npm deps, built and packaged with the
+#                    server and its Python deps in bundled/libs (vscode-extension/scripts/package.sh)
+#     shapesense.vsix   (for this machine's platform, e.g. linux-x64)
 # Debian packages (apt-get, needs root or sudo): chromium, libkrb5-dev, pkg-config, gcc/g++/make.
 #
 # Exit codes: 0 ok; 3 a download failed (no network to the registries); 1 anything else.
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+EXT_ONLY=0
+[ "${1:-}" = "--extension-only" ] && EXT_ONLY=1
 E2E_HOME="${SHAPESENSE_E2E_HOME:-$HOME/.cache/shapesense-e2e}"
 NODE_VERSION="${SHAPESENSE_NODE_VERSION:-24.21.0}"
 CODE_SERVER_VERSION="4.139.1"
@@ -32,11 +37,13 @@ T0=$SECONDS
 
 # ---------------------------------------------------------------- Debian packages
 need_apt=()
-[ -x /usr/bin/chromium ] || need_apt+=(chromium)
-dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
-command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
-command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
-command -v make >/dev/null 2>&1 || need_apt+=(make)
+if [ "$EXT_ONLY" = 0 ]; then
+  [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+  dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
+  command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+  command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
+  command -v make >/dev/null 2>&1 || need_apt+=(make)
+fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
   log "apt-get install ${need_apt[*]}"
@@ -64,7 +71,7 @@ log "node $(node --version), npm $(npm --version)"
 # ---------------------------------------------------------------- code-server
 CS_HOLDER="$E2E_HOME/code-server"
 CS_BIN="$CS_HOLDER/node_modules/.bin/code-server"
-if [ ! -x "$CS_BIN" ] || ! "$CS_BIN" --version 2>/dev/null | grep -q "^$CODE_SERVER_VERSION "; then
+if [ "$EXT_ONLY" = 0 ] && { [ ! -x "$CS_BIN" ] || ! "$CS_BIN" --version 2>/dev/null | grep -q "^$CODE_SERVER_VERSION "; }; then
   log "npm install code-server@$CODE_SERVER_VERSION (about 2-3 minutes)"
   mkdir -p "$CS_HOLDER"
   echo '{"name":"code-server-holder","private":true}' > "$CS_HOLDER/package.json"
@@ -74,8 +81,8 @@ fi
 
 # ---------------------------------------------------------------- playwright-core
 PW_HOLDER="$E2E_HOME/pw"
-if [ ! -f "$PW_HOLDER/node_modules/playwright-core/package.json" ] || \
-   ! grep -q "\"version\": \"$PLAYWRIGHT_VERSION\"" "$PW_HOLDER/node_modules/playwright-core/package.json"; then
+if [ "$EXT_ONLY" = 0 ] && { [ ! -f "$PW_HOLDER/node_modules/playwright-core/package.json" ] || \
+   ! grep -q "\"version\": \"$PLAYWRIGHT_VERSION\"" "$PW_HOLDER/node_modules/playwright-core/package.json"; }; then
   log "npm install playwright-core@$PLAYWRIGHT_VERSION"
   mkdir -p "$PW_HOLDER"
   echo '{"name":"pw-holder","private":true}' > "$PW_HOLDER/package.json"
@@ -84,15 +91,17 @@ if [ ! -f "$PW_HOLDER/node_modules/playwright-core/package.json" ] || \
 fi
 
 # ---------------------------------------------------------------- the extension
-# Built in a copy so that the repository gets no node_modules/ or out/.
+# Built in a copy so that the repository gets no node_modules/, out/ or bundled/libs/
+# (bundled/libs is kept between runs: package.sh rebuilds it only when the Python sources change).
 BUILD="$E2E_HOME/build/vscode-extension"
 mkdir -p "$BUILD"
 # copy sources (not node_modules/out/vsix) -- rsync if present, else tar
 if command -v rsync >/dev/null 2>&1; then
-  rsync -a --delete --exclude node_modules --exclude out --exclude '*.vsix' \
+  rsync -a --delete --exclude node_modules --exclude out --exclude '*.vsix' --exclude /bundled/libs \
     "$REPO/vscode-extension/" "$BUILD/"
 else
-  find "$BUILD" -mindepth 1 -maxdepth 1 ! -name node_modules -exec rm -rf {} +
+  find "$BUILD" -mindepth 1 -maxdepth 1 ! -name node_modules ! -name bundled -exec rm -rf {} +
+  rm -rf "$BUILD/bundled/tool"
   (cd "$REPO/vscode-extension" && tar --exclude=node_modules --exclude=out --exclude='*.vsix' -cf - .) \
     | (cd "$BUILD" && tar -xf -)
 fi
@@ -104,10 +113,12 @@ if [ ! -d "$BUILD/node_modules" ] || [ "$(cat "$BUILD/node_modules/.lock-sum" 2>
 fi
 log "typecheck + bundle + package"
 (cd "$BUILD" && npm run --silent typecheck >&2 && npm run --silent bundle >&2)
-VERSION="$(node -p "require('$BUILD/package.json').version")"
-VSIX="$E2E_HOME/shapesense-$VERSION.vsix"
-(cd "$BUILD" && npx --no-install vsce package --no-dependencies --skip-license --allow-missing-repository -o "$VSIX" >&2)
-cp -f "$VSIX" "$E2E_HOME/shapesense.vsix"
+# launch.ts on its own, for tests/test_launch_security.py (the command lines the extension runs)
+(cd "$BUILD" && npx --no-install esbuild src/launch.ts --bundle --format=cjs --platform=node \
+   --target=node20 --log-level=warning --outfile=out/launch.js >&2)
+VSIX="$E2E_HOME/shapesense.vsix"
+SHAPESENSE_SRC="$REPO" bash "$BUILD/scripts/package.sh" --out "$VSIX" >/dev/null \
+  || { log "FAILED: packaging with the bundled Python dependencies"; exit 1; }
 
 log "done in $((SECONDS - T0)) s; vsix: $E2E_HOME/shapesense.vsix"
 # machine-readable environment for the callers (run-vscode.sh, the pytest e2e)
@@ -117,5 +128,6 @@ export SHAPESENSE_NODE_DIR="$NODE_DIR"
 export SHAPESENSE_CODE_SERVER="$CS_BIN"
 export SHAPESENSE_PW_NODE_PATH="$PW_HOLDER/node_modules"
 export SHAPESENSE_VSIX="$E2E_HOME/shapesense.vsix"
+export SHAPESENSE_EXT_BUILD="$BUILD"
 EOF
 echo "$E2E_HOME/shapesense.vsix"

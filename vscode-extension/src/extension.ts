@@ -1,5 +1,6 @@
-// ShapeSense VS Code client: starts `<python> -m shapesense serve --stdio` and wires it to
-// VS Code (hover, diagnostics, code actions, inlay hints come from the server over LSP).
+// ShapeSense VS Code client: starts the server (`<python> -I <ext>/bundled/tool/launch.py
+// [--bundled] serve --stdio`, see launch.ts) and wires it to VS Code (hover, diagnostics, code
+// actions, inlay hints come from the server over LSP).
 import * as readline from 'node:readline';
 import * as vscode from 'vscode';
 import {
@@ -26,6 +27,7 @@ import {
   onPythonInterpreterChange,
   resolveInterpreter,
 } from './interpreter';
+import { ImportStrategy, LaunchSpec, serverLaunch, STDIO_ARG, usesBundled } from './launch';
 import { StatusItem } from './status';
 import { SettingTraceChannel } from './trace';
 
@@ -40,6 +42,8 @@ let traceChannel: SettingTraceChannel;
 let status: StatusItem;
 let client: LanguageClient | undefined;
 let interpreter: Interpreter | undefined;
+/** the extension's own folder: holds bundled/ and is the servers' working directory */
+let extensionRoot = '';
 /** serialises start/stop/restart so that quick setting changes cannot race */
 let lifecycle: Promise<void> = Promise.resolve();
 let stopping = false;
@@ -177,18 +181,15 @@ function lastServerError(): string | undefined {
   return undefined;
 }
 
-function makeClient(interp: Interpreter): LanguageClient {
-  const [command, ...pre] = interp.command;
+function makeClient(interp: Interpreter, launch: LaunchSpec): LanguageClient {
   const folder = firstFolder();
   const serverOptions: ServerOptions = {
-    command,
+    command: launch.command,
     // vscode-languageclient appends --stdio for TransportKind.stdio
-    args: [...pre, '-m', 'shapesense', 'serve'],
+    args: launch.args,
     transport: TransportKind.stdio,
-    options: {
-      cwd: folder?.uri.fsPath,
-      env: { ...process.env, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' },
-    },
+    // never the workspace as cwd (see launch.ts)
+    options: { cwd: launch.cwd, env: launch.env },
   };
 
   const errorHandler = new RestartingErrorHandler();
@@ -257,7 +258,7 @@ function makeClient(interp: Interpreter): LanguageClient {
     if (e.newState === State.Running) {
       errorHandler.everRunning = true;
       if (crashTimes.length > 0) log('server is running again');
-      status.set('ready', `Python: ${interp.command.join(' ')}`);
+      status.set('ready', [`Python: ${interp.command.join(' ')}`, restrictedNote(interp)].filter(Boolean).join('\n\n'));
       refreshPhase();
     } else if (e.newState === State.Starting) {
       status.set('starting');
@@ -266,24 +267,46 @@ function makeClient(interp: Interpreter): LanguageClient {
   return c;
 }
 
+/** Why the server may run a different Python than configured (Restricted Mode), or ''. */
+function restrictedNote(interp: Interpreter): string {
+  if (vscode.workspace.isTrusted) return '';
+  const ignored = interp.ignoredWorkspaceSetting
+    ? ` The workspace setting shapesense.interpreter ("${interp.ignoredWorkspaceSetting}") is ignored.`
+    : '';
+  return (
+    'Restricted Mode: this folder is not trusted, so ShapeSense runs only your own or the default ' +
+    `Python (${interp.command.join(' ')}), never one chosen by the workspace.${ignored} ` +
+    'Trust the folder to use it.'
+  );
+}
+
 async function startServer(): Promise<void> {
   stopping = false;
   status.set('starting', '');
-  const interp = await resolveInterpreter(log);
+  const trusted = vscode.workspace.isTrusted;
+  const interp = await resolveInterpreter(log, trusted);
   interpreter = interp;
-  log(`interpreter (${interp.source}): ${interp.command.join(' ')}`);
-  const check = await checkInterpreter(interp, firstFolder()?.uri.fsPath);
+  const strategy = vscode.workspace
+    .getConfiguration('shapesense', firstFolder()?.uri)
+    .get<ImportStrategy>('importStrategy', 'useBundled');
+  const bundled = usesBundled(strategy, extensionRoot);
+  log(`interpreter (${interp.source}): ${interp.command.join(' ')}; server from ` +
+    (bundled ? 'the extension (bundled)' : "the interpreter's environment"));
+  const note = restrictedNote(interp);
+  if (note) output.warn(`[client] ${note}`);
+  const check = await checkInterpreter(interp, extensionRoot, bundled);
   if (!check.ok) {
     log(`cannot start the server: ${check.problem}`);
     if (check.detail) log(check.detail);
-    status.set('error', check.problem ?? 'cannot start');
+    status.set('error', [check.problem ?? 'cannot start', note].filter(Boolean).join('\n\n'));
     notifyError(check.problem ?? 'The ShapeSense server cannot start.', true);
     return;
   }
-  log(`Python ${check.pythonVersion}, shapesense ${check.serverVersion || '?'}; starting ` +
-    `"${interp.command.join(' ')} -m shapesense serve --stdio"`);
+  const launch = serverLaunch(interp.command, extensionRoot, bundled);
+  log(`Python ${check.pythonVersion}, shapesense ${check.serverVersion || '?'} (${check.detail}); ` +
+    `starting "${[launch.command, ...launch.args, STDIO_ARG].join(' ')}" in ${launch.cwd}`);
   stderrTail.length = 0;
-  const c = makeClient(interp);
+  const c = makeClient(interp, launch);
   client = c;
   try {
     await c.start();
@@ -399,6 +422,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   output = vscode.window.createOutputChannel('ShapeSense', { log: true });
   traceChannel = new SettingTraceChannel(output);
   status = new StatusItem();
+  extensionRoot = context.extensionPath;
   context.subscriptions.push(output, traceChannel, status);
   log(`ShapeSense extension ${context.extension.packageJSON.version} activating ` +
     `(VS Code ${vscode.version})`);
@@ -411,8 +435,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (!e.affectsConfiguration('shapesense')) return;
       log(`settings changed: ${JSON.stringify(serverSettings(firstFolder()?.uri))}`);
       if (e.affectsConfiguration('shapesense.trace.server')) traceChannel.settingChanged();
-      if (e.affectsConfiguration('shapesense.interpreter')) {
-        void restart('shapesense.interpreter changed');
+      if (e.affectsConfiguration('shapesense.interpreter') || e.affectsConfiguration('shapesense.importStrategy')) {
+        void restart('shapesense.interpreter or shapesense.importStrategy changed');
         return;
       }
       if (e.affectsConfiguration('shapesense.enable')) {
@@ -443,10 +467,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         }
       }
     }),
+    // a trusted folder may use its own interpreter setting and the Python extension's choice
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void restart('the folder is now trusted')),
     { dispose: () => void stopServer() },
   );
   const pyListener = await onPythonInterpreterChange(() => {
-    if (interpreter?.source !== 'setting') void restart('Python extension interpreter changed');
+    // in Restricted Mode the Python extension's choice is not used, so nothing changes
+    if (interpreter?.source !== 'setting' && vscode.workspace.isTrusted) {
+      void restart('Python extension interpreter changed');
+    }
   });
   if (pyListener) context.subscriptions.push(pyListener);
 

@@ -1,14 +1,20 @@
 // Which Python runs the server, and whether that Python can run it.
 //
-// The server runs from the *user's* Python environment: `<python> -m shapesense serve --stdio`.
-// Its dependencies (pygls, lsprotocol, z3-solver, jedi, parso) come from that environment,
-// installed by `pip install shapesense`. Nothing Python is bundled in the .vsix: z3-solver ships
-// a platform-specific native library (~40 MB per platform), so bundling would mean one .vsix per
-// OS/arch and a second copy of packages the user already manages with pip.
+// The .vsix ships the server and its Python dependencies (`bundled/libs`, filled with
+// `pip install --target` at package time; z3-solver is native, so there is one .vsix per
+// platform). They run on a Python the user already has (>= 3.10): `shapesense.interpreter`, else
+// the Python extension's interpreter, else `python3` on PATH. With `shapesense.importStrategy`
+// = `fromEnvironment` (or a .vsix without `bundled/libs`) the server comes from that Python's own
+// environment instead. How Python is started, so that the workspace cannot inject code: launch.ts.
+//
+// Workspace Trust: in a Restricted Mode window a workspace's `shapesense.interpreter` (from
+// .vscode/settings.json, i.e. whoever wrote the repository) is never run, nor is the Python
+// extension's choice (which a workspace can steer too); only the user's own setting or python3.
 import * as vscode from 'vscode';
 import { execFile } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { checkLaunch } from './launch';
 
 export type InterpreterSource = 'setting' | 'python-extension' | 'default';
 
@@ -16,6 +22,8 @@ export interface Interpreter {
   /** argv prefix: the executable and any extra args (e.g. `conda run -n env python`) */
   command: string[];
   source: InterpreterSource;
+  /** a workspace-level `shapesense.interpreter` not used because the folder is not trusted */
+  ignoredWorkspaceSetting?: string;
 }
 
 export interface CheckResult {
@@ -72,15 +80,32 @@ async function pythonExtensionApi(): Promise<PythonExtensionApi | undefined> {
   }
 }
 
-export async function resolveInterpreter(log: (msg: string) => void): Promise<Interpreter> {
+/** A workspace-level (folder or .code-workspace) value of `shapesense.interpreter`, if any. */
+function workspaceLevelInterpreter(folder: vscode.WorkspaceFolder | undefined): string | undefined {
+  const i = vscode.workspace.getConfiguration('shapesense', folder?.uri).inspect<string>('interpreter');
+  const v = i?.workspaceFolderValue ?? i?.workspaceValue;
+  return v && v.trim() ? v : undefined;
+}
+
+export async function resolveInterpreter(log: (msg: string) => void, trusted: boolean): Promise<Interpreter> {
   const folder = firstFolder();
-  const configured = vscode.workspace
-    .getConfiguration('shapesense', folder?.uri)
-    .get<string>('interpreter', '');
-  if (configured && configured.trim()) {
-    return { command: [expand(configured, folder)], source: 'setting' };
+  const config = vscode.workspace.getConfiguration('shapesense', folder?.uri);
+  let configured: string | undefined;
+  let ignored: string | undefined;
+  if (trusted) {
+    configured = config.get<string>('interpreter', '');
+  } else {
+    // only the user's own value; VS Code also hides workspace values of this setting in
+    // Restricted Mode (package.json: restrictedConfigurations), this does not rely on it
+    configured = config.inspect<string>('interpreter')?.globalValue;
+    ignored = workspaceLevelInterpreter(folder);
   }
-  const api = await pythonExtensionApi();
+  if (configured && configured.trim()) {
+    // in Restricted Mode ${workspaceFolder} and relative paths would point into the workspace
+    const expanded = expand(configured, trusted ? folder : undefined);
+    return { command: [expanded], source: 'setting', ignoredWorkspaceSetting: ignored };
+  }
+  const api = trusted ? await pythonExtensionApi() : undefined;
   if (api) {
     try {
       if (api.environments) {
@@ -95,7 +120,11 @@ export async function resolveInterpreter(log: (msg: string) => void): Promise<In
       log(`Could not ask the Python extension for its interpreter: ${e}`);
     }
   }
-  return { command: [process.platform === 'win32' ? 'python' : 'python3'], source: 'default' };
+  return {
+    command: [process.platform === 'win32' ? 'python' : 'python3'],
+    source: 'default',
+    ignoredWorkspaceSetting: ignored,
+  };
 }
 
 /** Fires when the Python extension's active interpreter changes (no-op without it). */
@@ -110,34 +139,19 @@ export async function onPythonInterpreterChange(
   return undefined;
 }
 
-// Imports everything the server needs and reports what is missing, as one JSON line.
-const CHECK_SCRIPT = `
-import json, sys
-out = {"python": sys.version.split()[0], "executable": sys.executable, "missing": {}}
-if sys.version_info < (3, 10):
-    out["old"] = True
-else:
-    for mod in ("shapesense.server", "pygls", "lsprotocol", "parso", "jedi", "z3"):
-        try:
-            __import__(mod)
-        except Exception as e:
-            out["missing"][mod] = type(e).__name__ + ": " + str(e)
-    try:
-        from importlib.metadata import version
-        out["version"] = version("shapesense")
-    except Exception:
-        pass
-print("SHAPESENSE_CHECK " + json.dumps(out))
-`;
-
-export function checkInterpreter(interp: Interpreter, cwd?: string): Promise<CheckResult> {
-  const [exe, ...pre] = interp.command;
+/** The pre-start check (`launch.py --check`, run exactly like the server) and its verdict. */
+export function checkInterpreter(interp: Interpreter, extensionRoot: string, bundled: boolean): Promise<CheckResult> {
+  const launch = checkLaunch(interp.command, extensionRoot, bundled);
   const shown = interp.command.join(' ');
+  const choose =
+    interp.source === 'default'
+      ? 'Install Python 3.10 or newer (python.org, your package manager) or set "shapesense.interpreter" to one.'
+      : 'Set "shapesense.interpreter" to a Python >= 3.10.';
   return new Promise((resolve) => {
     execFile(
-      exe,
-      [...pre, '-c', CHECK_SCRIPT],
-      { timeout: 30000, cwd, windowsHide: true, maxBuffer: 1 << 20 },
+      launch.command,
+      launch.args,
+      { timeout: 30000, cwd: launch.cwd, env: launch.env, windowsHide: true, maxBuffer: 1 << 20 },
       (err, stdout, stderr) => {
         const line = stdout.split(/\r?\n/).find((l) => l.startsWith('SHAPESENSE_CHECK '));
         if (!line) {
@@ -145,8 +159,18 @@ export function checkInterpreter(interp: Interpreter, cwd?: string): Promise<Che
           if (code === 'ENOENT') {
             resolve({
               ok: false,
-              problem: `Python interpreter "${shown}" was not found.`,
-              detail: `Could not run "${shown}" (ENOENT). Set "shapesense.interpreter" to a Python >= 3.10 with ShapeSense installed.`,
+              problem:
+                interp.source === 'default'
+                  ? `ShapeSense needs Python 3.10 or newer, but "${shown}" was not found on PATH. ${choose}`
+                  : `Python interpreter "${shown}" was not found. ${choose}`,
+              detail: `Could not run "${shown}" (ENOENT).`,
+            });
+          } else if (/Unknown option|unknown option/.test(stderr)) {
+            // Python 2 and very old 3.x do not know -I
+            resolve({
+              ok: false,
+              problem: `ShapeSense needs Python >= 3.10, but "${shown}" is older. ${choose}`,
+              detail: stderr.trim(),
             });
           } else {
             resolve({
@@ -163,12 +187,13 @@ export function checkInterpreter(interp: Interpreter, cwd?: string): Promise<Che
           missing: Record<string, string>;
           old?: boolean;
           version?: string;
+          location?: string;
         };
         if (info.old) {
           resolve({
             ok: false,
             pythonVersion: info.python,
-            problem: `ShapeSense needs Python >= 3.10, but "${shown}" is Python ${info.python}.`,
+            problem: `ShapeSense needs Python >= 3.10, but "${shown}" is Python ${info.python}. ${choose}`,
             detail: `Interpreter ${info.executable} is Python ${info.python}.`,
           });
           return;
@@ -177,20 +202,30 @@ export function checkInterpreter(interp: Interpreter, cwd?: string): Promise<Che
         if (missing.length > 0) {
           const pipName = (m: string) =>
             m === 'shapesense.server' ? 'shapesense' : m === 'z3' ? 'z3-solver' : m;
+          const detail = Object.entries(info.missing)
+            .map(([m, e]) => `  import ${m}: ${e}`)
+            .join('\n');
           resolve({
             ok: false,
             pythonVersion: info.python,
-            problem:
-              `The ShapeSense server cannot start: ${missing.map(pipName).join(', ')} ` +
-              `not importable in ${info.executable} (Python ${info.python}). ` +
-              `Run "${info.executable} -m pip install shapesense" or choose another interpreter.`,
-            detail: Object.entries(info.missing)
-              .map(([m, e]) => `  import ${m}: ${e}`)
-              .join('\n'),
+            problem: bundled
+              ? `The ShapeSense server bundled with the extension cannot be loaded by ${info.executable} ` +
+                `(Python ${info.python}): ${missing.map(pipName).join(', ')} failed to import. ` +
+                'Reinstall the extension for this platform, or choose another interpreter.'
+              : `The ShapeSense server cannot start: ${missing.map(pipName).join(', ')} ` +
+                `not importable in ${info.executable} (Python ${info.python}). ` +
+                `Run "${info.executable} -m pip install shapesense", choose another interpreter, ` +
+                'or set "shapesense.importStrategy" to "useBundled".',
+            detail,
           });
           return;
         }
-        resolve({ ok: true, pythonVersion: info.python, serverVersion: info.version });
+        resolve({
+          ok: true,
+          pythonVersion: info.python,
+          serverVersion: info.version,
+          detail: `${info.executable}; server from ${info.location ?? '?'}`,
+        });
       },
     );
   });
