@@ -27,6 +27,7 @@ from typing import Any, Callable
 from shapesense.analysis.results import FileAnalysis
 
 from .documents import LineIndex
+from .interrupt import Interrupted, Watchdog
 
 _REMOVED = object()
 
@@ -87,6 +88,7 @@ class AnalysisWorker:
         self._urgent_paths: set[str] = set()
         self._urgent_runs = 0
         self.limits = Limits()
+        self.watchdog = Watchdog()
         # Worker-thread state.
         self._host: Any = None  # the AnalysisHost
         self._texts: dict[str, str] = {}
@@ -145,7 +147,7 @@ class AnalysisWorker:
             self._urgent_paths.discard(path)
 
     def _gives_way(self, path: str) -> bool:
-        return self._urgent_runs > 0 or any(p != path for p in self._urgent_paths)
+        return self._urgent_runs > 0 or any(p != path for p in tuple(self._urgent_paths))  # tuple: atomic copy
 
     def shutdown(self) -> None:
         self.closed = True
@@ -192,7 +194,7 @@ class AnalysisWorker:
         deadline = started + limits.budget_ms / 1000 if limits.budget_ms else None
 
         def cancel() -> bool:
-            if is_current is not None and not is_current():
+            if self.closed or is_current is not None and not is_current():
                 why.append("superseded")
             elif self._gives_way(path):
                 why.append("preempted")
@@ -216,13 +218,23 @@ class AnalysisWorker:
         logs = []
         with _gc_paused(), _solver_budget(limits.solver_budget_ms, self._factory is None) as solver_budget:
             try:
-                if _takes_cancel(host):
-                    analysis = host.analyze(path, cancel=cancel)
-                else:
-                    analysis = host.analyze(path)
+                with self.watchdog.guard(cancel):
+                    if _takes_cancel(host):
+                        analysis = host.analyze(path, cancel=cancel)
+                    else:
+                        analysis = host.analyze(path)
             except BaseException as exc:  # noqa: BLE001 - the engine's Cancelled may be a BaseException
                 analysis = None
-                if not _is_cancelled(exc):
+                if isinstance(exc, Interrupted):
+                    # stopped from outside, wherever it was (parsing, lowering): the host
+                    # may be half-updated, so a new one is built before the next job
+                    self._host = None
+                    gc.unfreeze()  # what an earlier first analysis froze may now be garbage
+                    logs.append(f"ShapeSense: the analysis of {path} did not stop when asked "
+                                f"({why[0] if why else 'cancelled'}); it was interrupted and the engine restarted.")
+                    if not why:
+                        why.append("superseded")
+                elif not _is_cancelled(exc):
                     if not isinstance(exc, Exception):
                         raise
                     self._log_error(f"ShapeSense: analysis of {path} failed\n{traceback.format_exc()}")
@@ -245,7 +257,7 @@ class AnalysisWorker:
                 notes.append(f"ShapeSense stopped analysing this file after {spent:,} ms (over "
                              f"shapesense.analysisBudgetMs = {limits.budget_ms:,}); results shown are "
                              f"from an earlier analysis, if any.")
-            return Outcome(snapshot, None, self.generation, cancelled=why[0], notes=tuple(notes))
+            return Outcome(snapshot, None, self.generation, cancelled=why[0], notes=tuple(notes), logs=tuple(logs))
         return Outcome(snapshot, analysis, self.generation, notes=tuple(notes), logs=tuple(logs))
 
 
