@@ -14,7 +14,10 @@ its statement starts on.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
+from operator import add, mul
 
 from .results import Diagnostic, Span
 
@@ -33,10 +36,13 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True)
-class LineInfo:
-    statement_start: int  # the line the statement this line belongs to starts on
-    comment: int | None  # column of the comment's `#`, None when the line has none
-    open_at_end: bool  # the line ends inside a string or after a backslash: no comment can follow
+class Layout:
+    """What the ignore rules need to know about a text's lines."""
+
+    lines: list[str]
+    statement_start: list[int]  # per line: the line its statement starts on
+    comments: dict[int, int]  # line -> column of its comment's `#`
+    open_at_end: set[int]  # lines ending inside a string or after a backslash: no comment can follow
 
 
 @dataclass(frozen=True)
@@ -58,61 +64,92 @@ def split_lines(text: str) -> list[str]:
     return _LINE_BREAK.split(text)
 
 
-def scan(lines: list[str]) -> list[LineInfo]:
-    """For each line: where its statement starts, where its comment is."""
-    infos: list[LineInfo] = []
-    depth = 0  # open brackets
-    quote: str | None = None  # the delimiter of the string we are in ('"', "'''", ...)
-    start = 0
-    for number, line in enumerate(lines):
-        if depth == 0 and quote is None and (not infos or not infos[-1].open_at_end):
-            start = number
-        comment = None
-        continued = False
-        i, n = 0, len(line)
-        while i < n:
-            ch = line[i]
-            if quote is not None:
-                if ch == "\\":
-                    if i == n - 1:
-                        continued = True  # a string continued on the next line
-                    i += 2
-                    continue
-                if line.startswith(quote, i):
-                    i += len(quote)
-                    quote = None
-                    continue
-                i += 1
-                continue
-            if ch == "#":
-                comment = i
-                break
-            if ch in "\"'":
-                quote = ch * 3 if line.startswith(ch * 3, i) else ch
-                i += len(quote)
-                continue
-            if ch in "([{":
-                depth += 1
-            elif ch in ")]}":
-                depth = max(0, depth - 1)
-            elif ch == "\\" and i == n - 1:
-                continued = True
-            i += 1
-        if quote is not None and len(quote) == 1 and not continued:
-            quote = None  # an unterminated one-line string ends with its line
-        open_at_end = continued or quote is not None
-        infos.append(LineInfo(start, comment, open_at_end))
-    return infos
+# Outside strings only `#`, quotes and backslashes need a closer look; everything else is
+# left to C (regex searches, str.count). A string's end: its closing quote, or for a
+# one-quote string the end of its line (unterminated, as while typing), backslashes escaping.
+_INTERESTING = re.compile(r"[#\"'\\]")
+_STRING_END = {  # "unrolled" patterns: runs of plain characters are matched in one step
+    '"': re.compile(r'[^"\\\r\n]*(?:\\(?:\r\n|[\s\S])[^"\\\r\n]*)*(?:"|(?=[\r\n])|\Z)'),
+    "'": re.compile(r"[^'\\\r\n]*(?:\\(?:\r\n|[\s\S])[^'\\\r\n]*)*(?:'|(?=[\r\n])|\Z)"),
+    '"""': re.compile(r'[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*(?:"""|\Z)'),
+    "'''": re.compile(r"[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*(?:'''|\Z)"),
+}
+_REST_OF_LINE = re.compile(r"[^\r\n]*")
+_NOT_STRUCTURE = re.compile(r"[^()\[\]{}\\\r\n]+")
+_CLOSED_PAIR = re.compile(r"\(\)|\[\]|\{\}")
 
 
-def find_ignores(lines: list[str], infos: list[LineInfo]) -> dict[int, IgnoreComment]:
+def layout(text: str) -> Layout:
+    """Each line's comment and the line its statement starts on: a statement goes on
+    while a bracket is open, a string spans lines, or a line ends with a backslash."""
+    last = _last[0]
+    if last is not None and (last[0] is text or last[0] == text):
+        return last[1]
+    lines = split_lines(text)
+    if "\r" in text:
+        starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+    else:  # line k starts after k line breaks of one character
+        starts = [0, *map(add, accumulate(map(len, lines[:-1])), range(1, len(lines)))]
+    count = len(lines)
+    comments: dict[int, int] = {}
+    open_at_end: set[int] = set()
+    continues = bytearray(count)  # 1: the line continues the statement of the line before
+    code: list[str] = []  # the text outside strings and comments (strings' line breaks kept)
+    pos = cut = 0
+    while (m := _INTERESTING.search(text, pos)) is not None:
+        i = m.start()
+        ch = text[i]
+        if ch == "\\":  # outside a string: a line continuation, judged per line below
+            pos = i + 1
+            continue
+        code.append(text[cut:i])
+        if ch == "#":
+            line = bisect_right(starts, i) - 1
+            comments[line] = i - starts[line]
+            cut = pos = _REST_OF_LINE.match(text, i).end()
+            continue
+        quote = ch * 3 if text.startswith(ch * 3, i) else ch
+        end = _STRING_END[quote].match(text, i + len(quote)).end()
+        breaks = _LINE_BREAK.findall(text, i, end)
+        if breaks:
+            first = bisect_right(starts, i) - 1
+            open_at_end.update(range(first, first + len(breaks)))
+            continues[first + 1:first + 1 + len(breaks)] = b"\x01" * len(breaks)
+            code.append("".join(breaks))
+        cut = pos = end
+    code.append(text[cut:])
+    # Brackets and backslashes only, with the pairs closed on their own line removed: most
+    # lines end up empty and cost nothing below.
+    skeleton = _NOT_STRUCTURE.sub("", "".join(code))
+    while True:
+        shorter = _CLOSED_PAIR.sub("", skeleton)
+        if len(shorter) == len(skeleton):
+            break
+        skeleton = shorter
+    depth = 0
+    for number, shape in enumerate(split_lines(skeleton)[:count - 1]):
+        if shape:
+            opened = shape.count("(") + shape.count("[") + shape.count("{")
+            depth = max(0, depth + opened - (len(shape) - opened - shape.count("\\")))
+            if shape.endswith("\\"):
+                open_at_end.add(number)
+                continues[number + 1] = 1
+        if depth:
+            continues[number + 1] = 1
+    statement_start = list(accumulate(map(mul, range(count), map((1).__xor__, continues)), max))
+    result = Layout(lines, statement_start, comments, open_at_end)
+    _last[0] = (text, result)
+    return result
+
+
+_last: list = [None]  # (text, layout) of the last text: its diagnostics and code actions share it
+
+
+def find_ignores(layout: Layout) -> dict[int, IgnoreComment]:
     """The ignore comment of each line that has one."""
     found: dict[int, IgnoreComment] = {}
-    for number, info in enumerate(infos):
-        if info.comment is None:
-            continue
-        line = lines[number]
-        match = _DIRECTIVE.search(line, info.comment)
+    for number, column in layout.comments.items():
+        match = _DIRECTIVE.search(layout.lines[number], column)
         if match is None:
             continue
         raw = match.group("codes")
@@ -130,11 +167,10 @@ def apply(text: str, diagnostics: list[Diagnostic], warn_unused: bool = False) -
     """The diagnostics that stay, plus `unused-ignore` diagnostics when `warn_unused`:
     one per comment that silenced nothing, per unknown code, and per listed code that
     silenced nothing on a comment that silenced something else."""
-    if "shapesense" not in text:  # the common case, without scanning anything
+    if _DIRECTIVE.search(text) is None:  # the common case, without scanning anything
         return Suppression(list(diagnostics), [])
-    lines = split_lines(text)
-    infos = scan(lines)
-    ignores = find_ignores(lines, infos)
+    lines = layout(text)
+    ignores = find_ignores(lines)
     if not ignores:
         return Suppression(list(diagnostics), [])
     used: dict[int, set[str | None]] = {line: set() for line in ignores}
@@ -142,8 +178,8 @@ def apply(text: str, diagnostics: list[Diagnostic], warn_unused: bool = False) -
     for diag in diagnostics:
         line = diag.span.start[0]
         places = [line]
-        if 0 <= line < len(infos) and infos[line].statement_start != line:
-            places.append(infos[line].statement_start)
+        if 0 <= line < len(lines.statement_start) and lines.statement_start[line] != line:
+            places.append(lines.statement_start[line])
         hit = None
         for place in places:
             comment = ignores.get(place)
@@ -199,24 +235,20 @@ def ignore_edit(text: str, line: int, code: str) -> IgnoreEdit | None:
     statement's start), else a new comment at the end of the line (or of its statement's
     first line when a comment cannot follow this one). None when nothing can be written
     (the comment there already silences every code, or no line can take a comment)."""
-    lines = split_lines(text)
-    if not 0 <= line < len(lines):
+    lines = layout(text)
+    if not 0 <= line < len(lines.lines):
         return None
-    infos = scan(lines)
-    ignores = find_ignores(lines, infos)
-    start = infos[line].statement_start
+    ignores = find_ignores(lines)
+    start = lines.statement_start[line]
     for place in dict.fromkeys((line, start)):
         comment = ignores.get(place)
         if comment is None:
             continue
-        if comment.codes is None:
-            return None
-        if code in comment.codes:
+        if comment.codes is None or code in comment.codes:
             return None
         return IgnoreEdit(place, comment.codes_end, ", " + code)
     for place in dict.fromkeys((line, start)):
-        if not infos[place].open_at_end:
-            body = lines[place]
-            end = len(body.rstrip(" \t"))
+        if place not in lines.open_at_end:
+            end = len(lines.lines[place].rstrip(" \t"))
             return IgnoreEdit(place, end, f"  # shapesense: ignore[{code}]")
     return None

@@ -337,3 +337,67 @@ def test_pre_commit_runs_the_hook(tmp_path):
     passed = try_repo()
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert re.search(r"shapesense\.+Passed", passed.stdout)
+
+
+# -- the suppression function itself (pure: text + diagnostics in, kept + unused out) -----------
+
+def test_ignore_codes_are_the_engines_codes():
+    from shapesense.analysis.ops import spec
+    from shapesense.analysis.suppression import ENGINE_CODES
+
+    declared = {spec.SHAPE_MISMATCH, spec.ILLEGAL_SHAPE, spec.ILLEGAL_VALUE, spec.IMPROPER_VALUE, spec.DTYPE_MISMATCH}
+    assert set(ENGINE_CODES) == declared
+
+
+@pytest.mark.parametrize("text, line, silenced", [
+    ('x = f()  # shapesense: ignore\n', 0, True),
+    ('x = f()  # type: ignore  # shapesense: ignore[shape-mismatch]\n', 0, True),
+    ('x = f()  # shapesense: ignore[dtype-mismatch]\n', 0, False),
+    ('x = f()  # shapesense: ignored\n', 0, False),
+    ('x = "# shapesense: ignore"\n', 0, False),
+    ("x = f('''\n# shapesense: ignore\n''', y)\n", 2, False),  # inside a triple-quoted string
+    ('x = f(  # shapesense: ignore\n    a,\n    b)\n', 2, True),  # statement's first line
+    ('x = 1 + \\\n    f()  # shapesense: ignore\n', 1, True),
+    ('x = 1 + \\\n    f()\n', 1, False),
+    ('x = f(a,\n      b)  # shapesense: ignore\n', 0, False),  # a comment on the last line covers only it
+    ('x = "unterminated\ny = f()  # shapesense: ignore\n', 1, True),  # half-typed string ends with its line
+    ('x = f(\ny = g()  # shapesense: ignore\n', 1, True),  # unclosed bracket while typing
+    ('x = f(\r\n  a)  # shapesense: ignore\r\n', 1, True),  # CRLF
+])
+def test_suppression_rules(text, line, silenced):
+    from shapesense.analysis.results import Diagnostic, Span
+    from shapesense.analysis.suppression import apply
+
+    diag = Diagnostic(Span((line, 4), (line, 7)), "error", "shape-mismatch", "m")
+    assert (apply(text, [diag]).kept == []) is silenced
+
+
+@pytest.mark.parametrize("text, line, expected", [
+    ("a = f(x)\n", 0, "a = f(x)  # shapesense: ignore[shape-mismatch]\n"),
+    ("a = f(x)   \n", 0, "a = f(x)  # shapesense: ignore[shape-mismatch]   \n"),
+    ("a = f(x)  # noqa\n", 0, "a = f(x)  # noqa  # shapesense: ignore[shape-mismatch]\n"),
+    ("a = f(x)  # shapesense: ignore[dtype-mismatch]\n", 0,
+     "a = f(x)  # shapesense: ignore[dtype-mismatch, shape-mismatch]\n"),
+    ("a = f(  # shapesense: ignore[dtype-mismatch]\n  x)\n", 1,
+     "a = f(  # shapesense: ignore[dtype-mismatch, shape-mismatch]\n  x)\n"),
+    ("a = 1 + \\\n  f(x)\n", 1, "a = 1 + \\\n  f(x)  # shapesense: ignore[shape-mismatch]\n"),
+    ('a = f("""\n""", x)\n', 1, 'a = f("""\n""", x)  # shapesense: ignore[shape-mismatch]\n'),  # not inside a string
+])
+def test_ignore_edit_places_the_comment(text, line, expected):
+    from shapesense.analysis.results import Diagnostic, Span
+    from shapesense.analysis.suppression import apply, ignore_edit, split_lines
+
+    edit = ignore_edit(text, line, "shape-mismatch")
+    lines = split_lines(text)
+    lines[edit.line] = lines[edit.line][:edit.column] + edit.text + lines[edit.line][edit.column:]
+    fixed = "\n".join(lines)
+    assert fixed == expected
+    diag = Diagnostic(Span((line, 0), (line, 1)), "error", "shape-mismatch", "m")
+    assert apply(fixed, [diag]).kept == []
+
+
+def test_no_ignore_edit_where_no_comment_can_go():
+    from shapesense.analysis.suppression import ignore_edit
+
+    assert ignore_edit("a = f(x) + \\\n  1\n", 0, "shape-mismatch") is None  # after a backslash
+    assert ignore_edit("a = f(x)  # shapesense: ignore\n", 0, "shape-mismatch") is None  # already silenced
