@@ -145,11 +145,11 @@ def layout(text: str) -> Layout:
 _last: list = [None]  # (text, layout) of the last text: its diagnostics and code actions share it
 
 
-def find_ignores(layout: Layout) -> dict[int, IgnoreComment]:
+def find_ignores(lay: Layout) -> dict[int, IgnoreComment]:
     """The ignore comment of each line that has one."""
     found: dict[int, IgnoreComment] = {}
-    for number, column in layout.comments.items():
-        match = _DIRECTIVE.search(layout.lines[number], column)
+    for number, column in lay.comments.items():
+        match = _DIRECTIVE.search(lay.lines[number], column)
         if match is None:
             continue
         raw = match.group("codes")
@@ -169,8 +169,8 @@ def apply(text: str, diagnostics: list[Diagnostic], warn_unused: bool = False) -
     silenced nothing on a comment that silenced something else."""
     if _DIRECTIVE.search(text) is None:  # the common case, without scanning anything
         return Suppression(list(diagnostics), [])
-    lines = layout(text)
-    ignores = find_ignores(lines)
+    lay = layout(text)
+    ignores = find_ignores(lay)
     if not ignores:
         return Suppression(list(diagnostics), [])
     used: dict[int, set[str | None]] = {line: set() for line in ignores}
@@ -178,8 +178,8 @@ def apply(text: str, diagnostics: list[Diagnostic], warn_unused: bool = False) -
     for diag in diagnostics:
         line = diag.span.start[0]
         places = [line]
-        if 0 <= line < len(lines.statement_start) and lines.statement_start[line] != line:
-            places.append(lines.statement_start[line])
+        if 0 <= line < len(lay.statement_start) and lay.statement_start[line] != line:
+            places.append(lay.statement_start[line])
         hit = None
         for place in places:
             comment = ignores.get(place)
@@ -235,11 +235,11 @@ def ignore_edit(text: str, line: int, code: str) -> IgnoreEdit | None:
     statement's start), else a new comment at the end of the line (or of its statement's
     first line when a comment cannot follow this one). None when nothing can be written
     (the comment there already silences every code, or no line can take a comment)."""
-    lines = layout(text)
-    if not 0 <= line < len(lines.lines):
+    lay = layout(text)
+    if not 0 <= line < len(lay.lines):
         return None
-    ignores = find_ignores(lines)
-    start = lines.statement_start[line]
+    ignores = find_ignores(lay)
+    start = lay.statement_start[line]
     for place in dict.fromkeys((line, start)):
         comment = ignores.get(place)
         if comment is None:
@@ -248,7 +248,7 @@ def ignore_edit(text: str, line: int, code: str) -> IgnoreEdit | None:
             return None
         return IgnoreEdit(place, comment.codes_end, ", " + code)
     for place in dict.fromkeys((line, start)):
-        if place not in lines.open_at_end:
-            end = len(lines.lines[place].rstrip(" \t"))
+        if place not in lay.open_at_end:
+            end = len(lay.lines[place].rstrip(" \t"))
             return IgnoreEdit(place, end, f"  # shapesense: ignore[{code}]")
     return None
