@@ -43,6 +43,12 @@ class ShapeLanguageServer(LanguageServer):
         self.worker = AnalysisWorker(self.engine_settings(), None, self.log_error, host_factory)
         self.scheduler = Scheduler(self.worker, self.documents, lambda: self.settings, self.log_error)
 
+    def start_io(self, stdin=None, stdout=None):
+        """LSP over stdio with our framing and process ending (server/transport.py)."""
+        from .transport import serve_stdio
+
+        serve_stdio(self, stdin, stdout)
+
     # -- settings ------------------------------------------------------------------
     def engine_settings(self) -> dict[str, Any]:
         """The EngineSettings fields the user controls."""

@@ -77,9 +77,12 @@ def serve(args: argparse.Namespace) -> int:
     gc.set_threshold(5_000, 10, 10)
     server = build_server()
     if args.tcp:
+        from .transport import install_signal_handlers
+
+        install_signal_handlers()
         server.start_tcp(*args.tcp)
     else:
-        server.start_io()
+        server.start_io()  # ends the process itself (server/transport.py)
     return 0
 
 

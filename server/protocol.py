@@ -5,6 +5,10 @@
   forever for the answer.
 - Text sync goes only to our document store (server/documents.py): pygls's own copy
   splits lines with `str.splitlines` and an exception there would skip our handler.
+- Lifecycle per the protocol: after `shutdown` every request but `exit` gets an
+  InvalidRequest error (pygls drops them unanswered); `exit` ends the process at once
+  with status 0 after `shutdown`, else 1 (pygls's SystemExit was swallowed, status 0,
+  and waited for the analysis thread).
 """
 from __future__ import annotations
 
@@ -13,9 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
+
+from .transport import end_process
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +50,17 @@ class ShapeProtocol(LanguageServerProtocol):
             self._send_response(message.id, None, JsonRpcInvalidParams(text).to_response_error())
             self._server._report_server_error(JsonRpcInvalidParams(text), JsonRpcInvalidParams)
             return
+        method = getattr(message, "method", None)
+        if self._shutdown and method not in (None, types.EXIT) and getattr(message, "id", None) is not None:
+            error = JsonRpcInvalidRequest(f"the server is shut down: {method} not handled")
+            self._send_response(message.id, None, error.to_response_error())
+            return
         super().handle_message(message)
+
+    @lsp_method(types.EXIT)
+    def lsp_exit(self, *args):
+        yield from self._user_handler(types.EXIT, args[0] if args else None)
+        end_process(0 if self._shutdown else 1)
 
     def _handle_notification(self, method_name: str, params):
         # pygls 2.1 keeps a future for every notification handled by a generator or
