@@ -74,7 +74,9 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
     s_args = [to_spec(a) for a in args]
     s_kwargs = {k: to_spec(v) for k, v in kwargs.items()}
     if engine.probing and frame is not None:
-        _record_probe_ranks(frame, spec, s_args, s_kwargs, module if forward else None)
+        same = _record_probe_ranks(frame, spec, s_args, s_kwargs, module if forward else None)
+        if same is not None:
+            return same
     try:
         if forward:
             spec.forward.check_arguments(s_args, s_kwargs)
@@ -109,13 +111,18 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
 
 
 def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
-    """First run of a generic context: which ranks each probed input admits here."""
+    """First run of a generic context: which ranks each probed input admits here. Returns
+    the probe when the op keeps its shape (its output is then the same probe)."""
+    same = None
     for v in list(s_args) + list(s_kwargs.values()):
         if not generic.is_probe(v):
             continue
         attrs = dict(module.attrs, training=module.training) if module is not None else None
-        ranks = generic.admitted_ranks(spec, s_args, s_kwargs, v, attrs)
-        generic.record(frame, v, "ranks" if ranks is not None else "tensor", ranks)
+        ranks, pins, preserving = generic.admitted_ranks(spec, s_args, s_kwargs, v, attrs)
+        generic.record(frame, v, "ranks", (ranks, pins))
+        if preserving and same is None:
+            same = v
+    return same
 
 
 def _describe(spec, args, kwargs, module, out) -> str:
@@ -521,6 +528,10 @@ def _is_int(v):
 
 def binary_op(engine, op, a, b, site, inplace=False):
     if is_tensor(a) or is_tensor(b):
+        # A Python number of unknown value (`head_dim ** -0.5`) scales a tensor without
+        # changing its shape: any float stands for it.
+        a = 1.0 if is_some_float(a) else a
+        b = 1.0 if is_some_float(b) else b
         left, right = _DUNDERS.get(op, (None, None))
         if inplace and is_tensor(a) and left:
             # `out += identity` keeps out's shape: identity must broadcast to it.
@@ -559,6 +570,11 @@ def binary_op(engine, op, a, b, site, inplace=False):
             return S.floordiv(a, b)
         if op == "%":
             return S.mod(a, b)
+        if op == "**" and isinstance(b, int) and not isinstance(b, S.Expr) and 0 <= b <= 8:
+            power = 1
+            for _ in range(b):
+                power = S.mul(power, a)
+            return power
         if isinstance(a, int) and isinstance(b, int):
             try:
                 return _py_binop(op, a, b)
@@ -598,7 +614,28 @@ def binary_op(engine, op, a, b, site, inplace=False):
         return ListVal(a.items * b, a.kind)
     if isinstance(b, ListVal) and isinstance(a, int) and not isinstance(a, S.Expr) and op == "*" and a < 10000:
         return ListVal(b.items * a, b.kind)
+    if op in ("+", "-", "*", "/", "**") and _is_number(a) and _is_number(b):
+        return SOME_FLOAT  # e.g. a dim to a fractional power: a float, value unknown
     return UNKNOWN
+
+
+class _SomeFloat:
+    """A Python float whose value the analysis does not know (`dim ** -0.5`,
+    `math.sqrt(d_k)`): never a tensor, so it cannot change a tensor's shape."""
+
+    def __repr__(self):
+        return "<float>"
+
+
+SOME_FLOAT = _SomeFloat()
+
+
+def is_some_float(v) -> bool:
+    return v is SOME_FLOAT or isinstance(v, _FloatDim)
+
+
+def _is_number(v) -> bool:
+    return (isinstance(v, (int, float, S.Expr)) and not isinstance(v, bool)) or is_some_float(v)
 
 
 class _FloatDim:

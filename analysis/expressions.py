@@ -11,7 +11,7 @@ from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, Functi
                      ListVal, ModuleNS, NNModule, PartialVal, Ref, SliceVal, is_tensor, value_key)
 from . import pybuiltins
 from .memo import arguments_key
-from . import solver
+from . import intervals, solver
 from .dispatch import (binary_op, call_external, compare_values, external_attr, subscript_value,
                        unary_op)
 from .nnmodules import call_module
@@ -406,6 +406,9 @@ class ExpressionsMixin:
         if isinstance(v, S.Cond):
             verdict = self.decide(frame, v)
             return verdict
+        if isinstance(v, S.Expr):
+            lo, hi = intervals.bounds(v)  # `hidden or dim`: a symbol is a dim >= 1
+            return True if lo > 0 or hi < 0 else None
         if getattr(v, "unknown", False):
             return None
         if isinstance(v, ListVal):

@@ -59,11 +59,13 @@ def record(frame, probe: RankProbe, kind: str, data) -> None:
 
 
 def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
-    """(admitted ranks, {rank: {dim index: value the op requires}}) for the op on fresh dims
-    of each rank, or None when the op says nothing (it cannot run with what else it was
-    given). A rank is admitted unless the op fails for every value of the dims."""
+    """(admitted ranks or None, {rank: {dim index: value the op requires}}, preserving) for
+    the op on fresh dims of each rank: a rank is admitted unless the op fails for every value
+    of the dims (None: it fails for none, or cannot run with what else it was given), and
+    `preserving` says the output has the input's shape at every admitted rank (LayerNorm,
+    GELU, Dropout: the output is the same probe, so later uses still tell about the input)."""
     admitted, pins = set(), {}
-    informative = False
+    informative, preserving = False, True
     for rank in range(0, MAX_RANK + 1):
         names = [f"_rank{rank}_{i}" for i in range(rank)]
         trial = TensorValue(tuple(S.sym(n) for n in names))
@@ -74,17 +76,20 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
         try:
             if forward_attrs is not None:
                 spec.forward.check_arguments(t_args, t_kwargs)
-                spec.forward.fn(ctx, forward_attrs, *t_args, **t_kwargs)
+                out = spec.forward.fn(ctx, forward_attrs, *t_args, **t_kwargs)
             else:
-                run_spec(spec, ctx, t_args, t_kwargs)
+                out = run_spec(spec, ctx, t_args, t_kwargs)
         except ShapeError:
             informative = True
             continue
         except Exception:  # noqa: BLE001 - Unknowable or a spec that cannot run: no information
-            return None
+            return None, {}, False
         admitted.add(rank)
         pins[rank] = _pinned(required, names)
-    return (frozenset(admitted), pins) if informative else None
+        preserving = preserving and isinstance(out, TensorValue) and out.shape == trial.shape
+    if not admitted:
+        preserving = False
+    return frozenset(admitted) if informative else None, pins, preserving
 
 
 def _undecided(cond, required: list):
@@ -141,7 +146,7 @@ def decide_input(param: str, uses: list, first: bool):
     for kind, data in uses:
         if kind == "ranks":
             admitted, pins = data
-            ranks &= admitted
+            ranks &= admitted if admitted is not None else ranks
             pin_sets.append(pins)
         elif kind == "unpack":
             ranks &= {len(data)}

@@ -35,6 +35,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.timeout_ms = timeout_ms
         self.stack: list = []
         self.steps = 0
+        start_budget(self)  # the default budget; the host sets its own (db._analyze)
         self.live: dict = {}  # entry id -> Entry (computed by reachability from roots)
         self.real_ids: set = set()
         self.real_units: set = set()
@@ -107,7 +108,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 for name in names:
                     bind_pos.setdefault(name, i)
         except Budget:
-            pass
+            entry.stale = True  # partial: its results are shown, never reused by a later run
         finally:
             self.module_pos.pop(path, None)
             self.stack.pop()
@@ -126,6 +127,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         units = self.program.units(path) or {}
         module_env = self.module_envs.get(path, {})
         collected: list = []
+        own: dict = {}  # unit key -> the entries of its generic call
         self._collect.append(collected)
         classes = self._classes_by_method(module_env)
         for key, unit in units.items():
@@ -150,11 +152,14 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 args.append(self_value)
             try:
                 inputs = self._generic_inputs(fn, args)
+                start = len(collected)
                 self.call_user(fn, args, inputs, generic=True)
+                own[key] = collected[start:]
             except Budget:
                 pass
         self._collect.pop()
-        self.roots.extend(collected)
+        dropped = _reached_by_others(own, path)
+        self.roots.extend(e for e in collected if e.id not in dropped)
         self.compute_live()
 
     def _generic_inputs(self, fn, args) -> dict:
@@ -216,3 +221,29 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         """An instance built by running __init__ with its defaults (Unknown otherwise);
         memoized like any constructor call."""
         return self.construct(cls, [], {}, None, generic=True)
+
+
+def _reached_by_others(own: dict, path: str) -> set:
+    """Ids of the generic entries of defs that another def's generic run also reaches
+    (`Mlp.forward` called by `Block.forward`): that call gives them a context of their
+    use, and their own context (inputs and defaults of their own) would only blur it.
+    Mutual reach keeps both."""
+    reach = {key: _units_reached(entries, path) for key, entries in own.items()}
+    dropped: set = set()
+    for key, entries in own.items():
+        if any(key in units and other != key and other not in reach[key]
+               for other, units in reach.items()):
+            dropped.update(e.id for e in entries)
+    return dropped
+
+
+def _units_reached(entries, path) -> set:
+    out, seen, todo = set(), set(), list(entries)
+    while todo:
+        e = todo.pop()
+        if e.id in seen:
+            continue
+        seen.add(e.id)
+        out.update(k for p, k in e.units if p == path)
+        todo.extend(e.children)
+    return out

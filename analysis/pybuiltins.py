@@ -358,8 +358,14 @@ def _math(fn):
     def f(engine, args, kwargs, site):
         if all(isinstance(a, (int, float)) and not isinstance(a, S.Expr) for a in args):
             return fn(*args)
+        from .dispatch import SOME_FLOAT, _is_number
+        if args and all(_is_number(a) for a in args) and fn in _FLOAT_MATH:
+            return SOME_FLOAT  # math.sqrt(d_k) of a symbolic dim: a float of unknown value
         return UNKNOWN
     return f
+
+
+_FLOAT_MATH = {math.sqrt, math.log, math.log2, math.log10, math.exp, math.cos, math.sin, math.pow}
 
 
 def _math_prod(engine, args, kwargs, site):
