@@ -338,8 +338,21 @@ def apply(ctx, rec: Recipe, x: TensorValue, operation: str, axes_lengths: dict, 
     if rec.n_reduced:
         n = len(rec.order)
         mid = _reduce_call(ctx, operation, op_text, mid, list(range(n - rec.n_reduced, n)), jit)
-    out = tuple(S.prod(lengths.get(a, UNKNOWN) for a in g) for g in rec.groups)
+    out = tuple(_group_length(rec, x.shape, lengths, g) for g in rec.groups)
     return TensorValue(out, mid.dtype)
+
+
+def _group_length(rec: Recipe, shape, lengths: dict, group: list):
+    """An output dim: the product of its axes, where an input dim whose axes it holds all
+    counts as that dim (so `(h d)` split from `c` and joined again is `c`, not `h*(c//h)`)."""
+    rest, factor = list(group), 1
+    for length, (known, unknown) in zip(shape, rec.inputs):
+        axes = known + unknown
+        if unknown and len(axes) > 1 and all(a in rest for a in axes):
+            for a in axes:
+                rest.remove(a)
+            factor = S.mul(factor, length)
+    return S.mul(factor, S.prod(lengths.get(a, UNKNOWN) for a in rest))
 
 
 # =========================================================================================
