@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import os
 import sys
 from importlib import metadata
 
@@ -18,6 +19,15 @@ def _host_port(value: str) -> tuple[str, int]:
     if not sep or not port.isdigit():
         raise argparse.ArgumentTypeError("expected HOST:PORT, e.g. 127.0.0.1:2087")
     return host or "127.0.0.1", int(port)
+
+
+def _timeout_ms(value: str) -> int:
+    from .config import SOLVER_TIMEOUT_RANGE
+
+    lo, hi = SOLVER_TIMEOUT_RANGE
+    if not value.isdigit() or not lo <= int(value) <= hi:
+        raise argparse.ArgumentTypeError(f"expected an integer in [{lo}, {hi}]")
+    return int(value)
 
 
 def _version() -> str:
@@ -54,7 +64,7 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=FORMATS, default="text",
                        help="text (default), json, github (workflow annotations) or sarif (SARIF 2.1.0)")
     check.add_argument("--unknown-ops", action="store_true", help="list unmodelled API names with call counts")
-    check.add_argument("--solver-timeout-ms", type=int, default=None,
+    check.add_argument("--solver-timeout-ms", type=_timeout_ms, default=None,
                        help=f"default: solver-timeout-ms from the configuration, else {EngineSettings().solver_timeout_ms}")
     check.add_argument("--annotation-style", choices=ANNOTATION_STYLES, default=None,
                        help=f"default: annotation-style from the configuration, else {EngineSettings().annotation_style}")
@@ -92,6 +102,11 @@ def main(argv: list[str] | None = None) -> int:
         return serve(args)
     from . import check, config
 
+    missing = [p for p in args.paths if not os.path.exists(p)]
+    if missing:
+        for path in missing:
+            sys.stderr.write(f"shapesense: no such file or folder: {path}\n")
+        return check.EXIT_USAGE
     project = config.discover(args.paths)
     if project.problems:
         for problem in project.problems:

@@ -60,7 +60,7 @@ class ProjectConfig:
     def selects(self, path: str) -> bool:
         """Whether `path` is checked: inside the project, it must match `include` (when
         given) and no `exclude`. Files outside the project's folder are not filtered."""
-        if self.root is None or "://" in path or path.startswith("untitled:"):
+        if self.root is None or not os.path.isabs(path):  # URI keys: untitled buffers, cells
             return True
         rel = os.path.relpath(os.path.abspath(path), self.root)
         if rel.startswith(".."):

@@ -55,9 +55,14 @@ def test_version_is_the_installed_package_version(tmp_path):
     assert out.stdout.strip() == f"shapesense {metadata.version('shapesense')}"
 
 
-def test_usage_error_exits_2(tmp_path):
-    out = run("check", "--format", "xml", "x.py", cwd=tmp_path)
+def test_usage_errors_exit_2(tmp_path):
+    (tmp_path / "m.py").write_text(program())
+    out = run("check", "--format", "xml", "m.py", cwd=tmp_path)
     assert out.returncode == 2 and "invalid choice" in out.stderr
+    out = run("check", "m.py", "--solver-timeout-ms", "5", "--exit-zero", cwd=tmp_path)
+    assert out.returncode == 2 and "expected an integer in [10, 60000]" in out.stderr
+    out = run("check", "m.py", "missing.py", "--exit-zero", cwd=tmp_path)
+    assert out.returncode == 2 and "no such file or folder: missing.py" in out.stderr and out.stdout == ""
 
 
 # -- ignore comments -----------------------------------------------------------------------------
