@@ -666,9 +666,11 @@ def unpack(ctx, tensor, packed_shapes, pattern):
                                 f"{_seq_text(packed_shapes)} and can't infer dimensions")
     n = shape[before]
     pieces, pos = _slice_lengths(n, lengths)
-    # With symbols, pieces are plain differences: right only while the split positions
-    # ascend (else Python's slicing clamps them, which may even succeed): no verdict then.
-    if not ctx.decide(S.and_(*[c for c in (S.ge(p, 0) for p in pieces) if c is not UNKNOWN])):
+    # With symbols, pieces are plain differences. Without a -1 that is exact: every piece
+    # but the last is what was asked, and the last one's reshape fails exactly when the
+    # lengths do not add up. With a -1 it is right only while the split positions ascend
+    # (else Python's slicing clamps them, which may even succeed): no verdict then.
+    if -1 in lengths and not ctx.decide(S.and_(*[c for c in (S.ge(p, 0) for p in pieces) if c is not UNKNOWN])):
         raise Unknowable("split positions that may not ascend")
     message = (f'Error during unpack(..., "{pattern}"): could not split axis of size {S.dim_text(n)} '
                f"into requested {_seq_text(packed_shapes)}")

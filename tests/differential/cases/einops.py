@@ -220,6 +220,26 @@ for shape, packed, pattern in [((2, 10), [(3,), (7,)], "b *"), ((2, 10), [(3,), 
                                ((10,), [(4,), (-1,), (3,)], "*"), ((10,), [(4,), (-1,), (7,)], "*")]:
     add(Case("einops.unpack", (T(*shape), packed, pattern)))
 
+for i in range(40):  # generated: axes before and after `*`, inputs of several ranks, round trips
+    before, after = rng.randint(0, 2), rng.randint(0, 1)
+    lead = tuple(rng.choice([1, 2, 3]) for _ in range(before))
+    tail = tuple(rng.choice([2, 4]) for _ in range(after))
+    packed = [tuple(rng.choice([1, 2, 3]) for _ in range(rng.randint(0, 2))) for _ in range(rng.randint(1, 3))]
+    pattern = " ".join(["a", "b"][:before] + ["*"] + ["z"][:after])
+    shapes = [lead + p + tail for p in packed]
+    if i % 5 == 1:
+        shapes[-1] = shapes[-1][:max(0, before + after - 1)]  # too few dims for the pattern
+    elif i % 5 == 2 and before:
+        shapes[0] = (lead[0] + 1,) + shapes[0][1:]  # a leading axis that does not match
+    add(Case("einops.pack", ([T(*s) for s in shapes], pattern)))
+    total = sum(1 if not p else __import__("math").prod(p) for p in packed)
+    asked = [list(p) for p in packed]
+    if i % 4 == 1:
+        asked[rng.randrange(len(asked))].append(-1) if i % 8 == 1 else asked[0].append(2)
+    elif i % 4 == 3:
+        total += 1  # an axis longer than the pieces
+    add(Case("einops.unpack", (T(*(lead + (total,) + tail)), [tuple(p) for p in asked], pattern)))
+
 # -- parse_shape ---------------------------------------------------------------------------
 for shape, pattern in [((2, 3, 4), "b c w"), ((2, 3, 4), "b _ w"), ((2, 3, 4), "b ..."), ((2, 3, 4), "... w"),
                        ((2, 1, 4), "b 1 w"), ((2, 3, 4), "b 1 w"), ((2, 3, 4), "b 3 w"), ((2, 3, 4), "b 2 w"),
