@@ -204,6 +204,24 @@ for shapes, pattern in [([(2, 3), (3, 4)], "i j, j k -> i k"), ([(2, 3, 5), (5, 
                         ([(2, 3)], "i j -> i i"), ([(2, 3), (3,)], "i j, j -> i"), ([(2, 3)], "i j k -> i")]:
     add(Case("einops.einsum", tuple(T(*s) for s in shapes) + (pattern,)))
 add(Case("einops.einsum", (T(2, 3),)))
+for i in range(40):  # generated: named axes shared between operands, contracted or kept
+    names = rng.sample(["batch", "seq", "d", "heads", "k", "out"], rng.randint(2, 5))
+    sizes = {n: rng.choice([1, 2, 3]) for n in names}
+    operands = [rng.sample(names, rng.randint(1, len(names))) for _ in range(rng.randint(1, 3))]
+    used = sorted({a for o in operands for a in o})
+    right = rng.sample(used, rng.randint(0, len(used)))
+    shapes = [[sizes[a] for a in o] for o in operands]
+    ell = i % 6 == 5
+    if i % 5 == 1:
+        right.append("zz")  # an axis no operand has
+    elif i % 5 == 2 and len(operands) > 1 and operands[1]:
+        shapes[1][0] += 2  # a shared axis with two sizes
+    elif i % 5 == 3:
+        shapes[0].append(2)  # one dim more than named
+    lefts = [("... " if ell else "") + " ".join(o) for o in operands]
+    text = ", ".join(lefts) + " -> " + ("... " if ell else "") + " ".join(right)
+    tensors = tuple(T(*(([2] if ell else []) + s)) for s in shapes)
+    add(Case("einops.einsum", tensors + (text,)))
 
 # -- pack / unpack -------------------------------------------------------------------------
 for shapes, pattern in [([(2, 3, 5), (2, 3, 7, 5), (2, 3, 7, 9, 5)], "i j * k"), ([(2, 3), (2, 4)], "b *"),
