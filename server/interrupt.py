@@ -3,15 +3,16 @@
 The engine polls its cancel check at its step counter, but parsing and lowering (parso,
 pure Python) have no such counter: a 1 MB line or a multi-megabyte file can hold the
 analysis thread for many seconds. A watchdog thread evaluates the same check while a run
-is guarded; when it has said "stop" for `grace_s` and the run still goes on, the watchdog
-raises `Interrupted` inside the analysis thread (CPython's asynchronous exception, taken
-at the next bytecode). Whatever the run was building is then suspect, so the caller
-throws the whole AnalysisHost away and builds a new one from the texts it holds.
+is guarded; when it has said "stop" for `grace_s`, and the run is in code that never
+polls (the caller says where), the watchdog raises `Interrupted` inside the analysis
+thread (CPython's asynchronous exception, taken at the next bytecode). What that code was
+building is then suspect: the caller rebuilds it (worker.py: the file's parse state).
 """
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import sys
 import threading
 import time
 from typing import Callable
@@ -26,7 +27,11 @@ def _raise_in(thread_id: int, exc: type | None) -> None:
 
 
 class Watchdog:
-    def __init__(self, grace_s: float = 0.1, tick_s: float = 0.02):
+    def __init__(self, interruptible: Callable[[object], bool], grace_s: float = 0.1, tick_s: float = 0.02):
+        """`interruptible(frame)`: may the guarded thread, whose innermost frame this is, be
+        interrupted there (code that never polls the cancel check)? Elsewhere the run is
+        left to stop by itself."""
+        self.interruptible = interruptible
         self.grace_s = grace_s
         self.tick_s = tick_s
         self._lock = threading.Lock()
@@ -68,7 +73,7 @@ class Watchdog:
                     armed[2] = None
                 elif since is None:
                     armed[2] = now  # give the run the chance to stop by itself first
-                elif now - since >= self.grace_s:
+                elif now - since >= self.grace_s and self.interruptible(sys._current_frames().get(tid)):
                     self._armed = None
                     self.fired += 1
                     _raise_in(tid, Interrupted)

@@ -17,6 +17,8 @@ import asyncio
 import contextlib
 import gc
 import inspect
+import os
+import sys
 import threading
 import time
 import traceback
@@ -87,8 +89,16 @@ class AnalysisWorker:
         # and the number of `run` jobs queued. A background analysis of another file gives way.
         self._urgent_paths: set[str] = set()
         self._urgent_runs = 0
+        self._queued: dict[str, int] = {}  # path -> text size of its queued analysis
+        # path -> (revision, seconds): time spent on a text over runs that gave way, so the
+        # budget counts all of them
+        self._spent: dict[str, tuple[int, float]] = {}
         self.limits = Limits()
-        self.watchdog = Watchdog()
+        self.watchdog = Watchdog(parsing_now)
+        # The analysis thread holds the GIL while it works; the event loop gets it back at
+        # each switch interval. 1 ms instead of 5 lets a hover through that much sooner
+        # (a switch only happens when the loop thread has something to do).
+        sys.setswitchinterval(0.001)
         # Worker-thread state.
         self._host: Any = None  # the AnalysisHost
         self._texts: dict[str, str] = {}
@@ -134,6 +144,8 @@ class AnalysisWorker:
         another file, or past the time budget, the Outcome says `cancelled` instead."""
         if self.closed:
             return None
+        with self._lock:
+            self._queued[snapshot.path] = len(snapshot.index.text)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self._call, self._analyze, (snapshot, is_current), False)
 
@@ -146,8 +158,22 @@ class AnalysisWorker:
         with self._lock:
             self._urgent_paths.discard(path)
 
-    def _gives_way(self, path: str) -> bool:
-        return self._urgent_runs > 0 or any(p != path for p in tuple(self._urgent_paths))  # tuple: atomic copy
+    def _gives_way(self, path: str, size: int, started: float) -> bool:
+        """Should the running analysis of `path` (`size` characters, started at `started`)
+        stop for other work? For a request waiting on another file, yes (but a run a
+        request waits for is never stopped for another such run: no ping-pong). After a
+        time slice, also for a queued file of less than a quarter of its size: shortest
+        first, so a huge file cannot hold up the small ones, and two alike take turns in
+        order."""
+        with self._lock:
+            hurried = tuple(self._urgent_paths)
+            if path in hurried:
+                return False
+            if self._urgent_runs > 0 or hurried:
+                return True
+            if time.monotonic() - started < SLICE_S:
+                return False
+            return any(p != path and n * 4 < size for p, n in self._queued.items())
 
     def shutdown(self) -> None:
         self.closed = True
@@ -188,15 +214,21 @@ class AnalysisWorker:
                     self.generation += 1
 
     def _analyze(self, host: Any, snapshot: Snapshot, is_current) -> Outcome:
-        path, limits = snapshot.path, self.limits
+        path, limits, size = snapshot.path, self.limits, len(snapshot.index.text)
+        with self._lock:
+            if self._queued.get(path) == size:
+                del self._queued[path]
         why: list[str] = []
         started = time.monotonic()
-        deadline = started + limits.budget_ms / 1000 if limits.budget_ms else None
+        key = (snapshot.revision, size)
+        spent = self._spent.get(path, (None, 0.0))
+        spent = spent[1] if spent[0] == key else 0.0
+        deadline = started - spent + limits.budget_ms / 1000 if limits.budget_ms else None
 
         def cancel() -> bool:
             if self.closed or is_current is not None and not is_current():
                 why.append("superseded")
-            elif self._gives_way(path):
+            elif self._gives_way(path, size, started):
                 why.append("preempted")
             elif deadline is not None and time.monotonic() > deadline:
                 why.append("budget")
@@ -226,12 +258,12 @@ class AnalysisWorker:
             except BaseException as exc:  # noqa: BLE001 - the engine's Cancelled may be a BaseException
                 analysis = None
                 if isinstance(exc, Interrupted):
-                    # stopped from outside, wherever it was (parsing, lowering): the host
-                    # may be half-updated, so a new one is built before the next job
-                    self._host = None
-                    gc.unfreeze()  # what an earlier first analysis froze may now be garbage
+                    # stopped from outside while parsing or lowering a file: that file's
+                    # state may be half-updated, so it is rebuilt (or, when the stop landed
+                    # anywhere else, the whole host)
                     logs.append(f"ShapeSense: the analysis of {path} did not stop when asked "
-                                f"({why[0] if why else 'cancelled'}); it was interrupted and the engine restarted.")
+                                f"({why[0] if why else 'cancelled'}); it was interrupted while "
+                                f"{self._recover(host, exc)}.")
                     if not why:
                         why.append("superseded")
                 elif not _is_cancelled(exc):
@@ -249,6 +281,10 @@ class AnalysisWorker:
                 logs.append(f"ShapeSense: the solver budget of {limits.solver_budget_ms} ms "
                             f"(shapesense.solverBudgetMs) ran out in {path}; {solver_budget.skipped} "
                             f"symbolic checks were left undecided (no diagnostics from them).")
+        if analysis is None and why and why[0] == "preempted":
+            self._spent[path] = (key, spent + time.monotonic() - started)
+        else:
+            self._spent.pop(path, None)
         if analysis is not None or not why:
             self.unhurry(path)  # done: the requests waiting for it have their answer
         if analysis is None and why:
@@ -259,6 +295,51 @@ class AnalysisWorker:
                              f"from an earlier analysis, if any.")
             return Outcome(snapshot, None, self.generation, cancelled=why[0], notes=tuple(notes), logs=tuple(logs))
         return Outcome(snapshot, analysis, self.generation, notes=tuple(notes), logs=tuple(logs))
+
+
+    def _recover(self, host: Any, exc: BaseException) -> str:
+        """Make the host whole after an `Interrupted`; say what was being done."""
+        parsing = _parsing_path(exc.__traceback__)
+        if parsing is not None and parsing in self._texts:
+            host.remove_file(parsing)
+            host.set_file(parsing, self._texts[parsing])
+            return f"parsing {parsing} (its parse was dropped)"
+        self._host = None
+        gc.unfreeze()  # what an earlier first analysis froze may now be garbage
+        return "analysing (the engine was restarted)"
+
+
+def _parsing_path(tb) -> str | None:
+    """The file whose parse or lowering (AnalysisHost.units) the traceback ends in."""
+    found = None
+    while tb is not None:
+        frame = tb.tb_frame
+        if in_units(frame.f_code):
+            found = frame.f_locals.get("path")
+        elif found is not None and _ENGINE_DIR in frame.f_code.co_filename and not \
+                frame.f_code.co_filename.endswith(_PARSE_FILES):
+            return None  # deeper than the parse: the engine itself
+        tb = tb.tb_next
+    return found
+
+
+def in_units(code) -> bool:
+    return code.co_name == "units" and code.co_filename.endswith(os.path.join("analysis", "db.py"))
+
+
+def parsing_now(frame) -> bool:
+    """Is this stack (innermost frame first) inside AnalysisHost.units: parsing or lowering,
+    where the engine's cancel check is never polled?"""
+    while frame is not None:
+        if in_units(frame.f_code):
+            return True
+        frame = frame.f_back
+    return False
+
+
+_ENGINE_DIR = os.sep + "analysis" + os.sep
+_PARSE_FILES = tuple(os.path.join("analysis", f) for f in ("db.py", "syntax.py", "lower.py", "ir.py"))
+SLICE_S = 0.1  # a run may hold the analysis thread this long before a much smaller file goes first
 
 
 def fit(text: str, max_bytes: int | None) -> tuple[str, int | None]:
