@@ -16,7 +16,7 @@ from .values import (BoundRef, Container, DictVal, FunctionVal, Instance, ListVa
                      SliceVal, is_tensor)
 from . import pybuiltins
 from . import layout
-from . import generic
+from . import datasources, generic
 from .constant_values import fold, item
 
 _DTYPES = {"float32": "float32", "float": "float32", "float64": "float64", "double": "float64",
@@ -245,6 +245,9 @@ def call_external(engine, func, args, kwargs, site):
         return ListVal(items, "size") if items is not None else UNKNOWN
     if name in ("dataclasses.field",):
         return kwargs.get("default", UNKNOWN)
+    data = datasources.call(engine, name, args, kwargs)
+    if data is not None:
+        return data
 
     if name.startswith("torch") and name not in _SILENT:
         engine.note_unknown_op(name)
@@ -478,6 +481,8 @@ def external_attr(engine, obj, name, inst):
 def subscript_value(engine, obj, index, site):
     if getattr(obj, "unknown", False):
         return UNKNOWN
+    if isinstance(obj, datasources.Dataset):
+        return obj.item
     if is_tensor(obj):
         spec = REGISTRY.get("Tensor.__getitem__")
         if spec is None:

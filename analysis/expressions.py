@@ -11,7 +11,7 @@ from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, Functi
                      ListVal, ModuleNS, NNModule, PartialVal, Ref, SliceVal, is_tensor, value_key)
 from . import pybuiltins
 from .memo import arguments_key
-from . import intervals, solver
+from . import datasources, intervals, solver
 from .dispatch import (binary_op, call_external, compare_values, external_attr, subscript_value,
                        unary_op)
 from .nnmodules import call_module
@@ -307,6 +307,9 @@ class ExpressionsMixin:
 
     # -- attributes ------------------------------------------------------------------------
     def get_attr(self, frame, obj, name, node=None):
+        if isinstance(obj, datasources.Loader):
+            found = datasources.attr(obj, name)
+            return UNKNOWN if found is None else found
         if isinstance(obj, Instance):
             if name in obj.attrs:
                 return obj.attrs[name]
@@ -335,10 +338,10 @@ class ExpressionsMixin:
                 return BoundMethod(v, obj)
             return v if v is not None else UNKNOWN
         if isinstance(obj, ModuleNS):
-            return obj.env.get(name, UNKNOWN)
-        if obj is UNKNOWN:
             if obj.env is None:
                 return self.library_attr(obj.path, obj.dotted and obj.dotted + "." + name, name)
+            return obj.env.get(name, UNKNOWN)
+        if obj is UNKNOWN:
             return UNKNOWN
         return external_attr(self, obj, name, None)
 
@@ -450,6 +453,9 @@ class ExpressionsMixin:
             return None
         if isinstance(v, _LazyIter):
             return v.items
+        data = datasources.items(v)
+        if data is not None:
+            return data
         if isinstance(v, Instance) and isinstance(v.attrs.get("__container__"), Container):
             return self.iterate(frame, v.attrs["__container__"])
         return None

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import ir
 from . import shapes as S
 from .ops.spec import OpContext, ShapeError, TensorValue, run_spec
 from .shapes import UNKNOWN
@@ -117,6 +118,28 @@ def _pinned(conds, names) -> dict:
                 if not (isinstance(b, S.Expr) and b.symbols() & index.keys()) and b is not UNKNOWN:
                     out[index[next(iter(syms))]] = b
     return out
+
+
+def only_attribute_base(unit, name: str) -> bool:
+    """Is the parameter read only as `name.attr` (`optimizer.step()`, `cfg.dim`)? Such a
+    value of unknown shape never flows into a tensor op itself (a tensor's own methods
+    would have been recorded by its probe), so it need not blur the context's shapes."""
+    cache = unit.__dict__.setdefault("_attr_only", {}) if hasattr(unit, "__dict__") else {}
+    if name not in cache:
+        cache[name] = _attr_only(unit.body, name)
+    return cache[name]
+
+
+def _attr_only(node, name) -> bool:
+    if isinstance(node, (list, tuple)):
+        return all(_attr_only(x, name) for x in node)
+    if isinstance(node, ir.Attr) and isinstance(node.obj, ir.Name):
+        return True  # `name.attr` (or another name's attribute)
+    if isinstance(node, ir.Name):
+        return node.id != name
+    if hasattr(node, "__dataclass_fields__"):
+        return all(_attr_only(getattr(node, f), name) for f in node.__dataclass_fields__)
+    return True
 
 
 def gather_uses(entries) -> dict:

@@ -35,7 +35,6 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.timeout_ms = timeout_ms
         self.stack: list = []
         self.steps = 0
-        start_budget(self)  # the default budget; the host sets its own (db._analyze)
         self.live: dict = {}  # entry id -> Entry (computed by reachability from roots)
         self.real_ids: set = set()
         self.real_units: set = set()

@@ -9,7 +9,7 @@ from .values import DictVal, FunctionVal, ListVal, Ref, is_tensor, value_key
 from .ops.spec import TensorValue
 from . import pybuiltins
 from .annotations import tensor_from_annotation
-from .generic import generic_hyperparameter
+from .generic import generic_hyperparameter, only_attribute_base
 from .frames import MAX_DEPTH, Dep, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
 
 
@@ -149,6 +149,7 @@ class MemoMixin:
         bound, hard = self._bind(fn, unit, args, kwargs, generic)
         if bound is None:
             return UNKNOWN
+        opaque: set = set()  # unknown arguments that only have their attributes read
         if not (generic or self.probing):
             # Arguments of unknown shape are analysed as symbols (generic.py), so this
             # context says what holds for any value instead of nothing.
@@ -158,6 +159,7 @@ class MemoMixin:
                     bound.update({n: generic_hyperparameter(n, UNKNOWN) for n in unknown})
                 else:
                     bound.update(self.probe_inputs(fn, [], dict(bound), unknown))
+            opaque = {n for n in unknown if bound.get(n) is UNKNOWN and only_attribute_base(unit, n)}
         try:
             args_key = tuple((k, value_key(v)) for k, v in bound.items())
             call_key = arguments_key(args, kwargs)  # before the call, for the caller's deps
@@ -178,7 +180,7 @@ class MemoMixin:
             self.log.append(f"infer:{fn.qualname}")
             entry = Entry(key, fn.unit_key)
             entry.units[(fn.path, fn.unit_key)] = unit.digest
-            if not generic and any(_unknown_shape(v) for v in bound.values()):
+            if not generic and any(_unknown_shape(v) for k, v in bound.items() if k not in opaque):
                 entry.unknown_units.add((fn.path, fn.unit_key))
             frame = Frame(self, unit, fn.path, entry, fn.closure)
             genv = self.module_envs.get(fn.path)

@@ -60,6 +60,10 @@ def _len(engine, args, kwargs, site):
     (v,) = args
     if getattr(v, "unknown", False):
         return UNKNOWN
+    from .datasources import length
+    n = length(v)
+    if n is not None:
+        return n
     if isinstance(v, (ListVal,)):
         return len(v.items)
     if isinstance(v, DictVal):

@@ -9,7 +9,7 @@ from .ops.spec import TensorValue
 from .shapes import UNKNOWN
 from .values import (ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, ModuleNS,
                      NNModule, Obj, Ref, is_tensor, value_key)
-from . import generic, pybuiltins, values
+from . import datasources, generic, pybuiltins, values
 from .annotations import shape_from_comment, tensor_from_annotation
 from .frames import (MAX_UNROLL, MAX_STEPS, Budget, _copy_env, _is_module_value,
                      _definitely_broke, _env_key, _tensor_syms, _hashable, _shape_source,
@@ -222,7 +222,8 @@ class StatementsMixin:
         return env
 
     def exec_import_from(self, frame, s, env):
-        if s.level == 0 and s.module.split(".")[0] in pybuiltins.EXTERNAL_ROOTS:
+        if s.level == 0 and (s.module.split(".")[0] in pybuiltins.EXTERNAL_ROOTS
+                             or s.module.startswith(datasources.DATA_PREFIXES)):
             for name, alias in s.names:
                 if name == "*":
                     continue
@@ -255,7 +256,7 @@ class StatementsMixin:
 
     def import_module(self, frame, dotted):
         root = dotted.split(".")[0]
-        if root in pybuiltins.EXTERNAL_ROOTS:
+        if root in pybuiltins.EXTERNAL_ROOTS or dotted.startswith(datasources.DATA_PREFIXES):
             return Ref(dotted)
         other = self.program.resolve_module(frame.path, dotted, 0)
         if other is not None:
@@ -272,6 +273,8 @@ class StatementsMixin:
         """`name` of a library package: its submodule, else what its `__init__` imports it
         from (run alone), else the package's whole top level. `dotted` names the submodule
         (relative to `from_path` with `level`, or absolute)."""
+        if level == 0 and dotted.startswith(datasources.DATA_PREFIXES):
+            return Ref(dotted)  # datasets and transforms are modelled by name
         sub = self.program.resolve_module(from_path or package, dotted, level) if dotted else None
         if sub is not None and sub != package:
             if self._lazy_package(sub):

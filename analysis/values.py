@@ -248,6 +248,9 @@ def value_key(v, _seen=None):
 
 
 def _value_key(v, _seen):
+    structural = getattr(v, "structural_key", None)
+    if structural is not None:  # values modelled elsewhere (datasources) say their own key
+        return structural(lambda x: value_key(x, _seen))
     if getattr(v, "unknown", False):
         return ("unknown-items", type(v).__name__, v.oid)
     if isinstance(v, ListVal):
