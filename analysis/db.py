@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from . import ops  # noqa: F401 - registers every op spec
 from . import solver
+from .frames import MAX_STEPS, Budget, start_budget
 from .infer import Engine
 from .libraries import LibraryResolver, default_paths
 from .lower import lower_module
@@ -34,6 +35,7 @@ _KEEP_RUNS = 3  # memo entries unused for this many runs are dropped
 class EngineSettings:
     solver_timeout_ms: int = 500
     annotation_style: str = "jaxtyping"  # "jaxtyping" | "comment" | "assert"
+    max_steps: int = MAX_STEPS  # work budget of one analysis (frames.MAX_STEPS)
     # Where installed libraries are found (analysis.libraries): None is the import path of
     # the interpreter running the analysis; () analyses no library.
     library_paths: tuple | None = None
@@ -198,7 +200,7 @@ class AnalysisHost:
         if cached is not None and cached[0] == self._revision:
             return cached[1]
         try:
-            result = self._analyze(path)
+            result = self._analyze(path, cancel)
         except Exception as exc:  # noqa: BLE001 - an engine bug must not take the editor down
             self.query_log.append(f"error:{type(exc).__name__}: {exc}")
             self.memo.clear()  # whatever the failed run left behind is not trusted
@@ -206,7 +208,7 @@ class AnalysisHost:
         self._results[path] = (self._revision, result)
         return result
 
-    def _analyze(self, path: str) -> FileAnalysis:
+    def _analyze(self, path: str, cancel=None) -> FileAnalysis:
         from .ide import build_file_analysis
 
         self.run_id += 1
@@ -214,14 +216,18 @@ class AnalysisHost:
         solver.SOLVE_LOG.clear()
         engine = Engine(self, self.memo, self.run_id, self.query_log,
                         self.settings.solver_timeout_ms)
+        start_budget(engine, self.settings.max_steps, cancel)
         # Every file whose text changed is lowered now, so `changed_units` is complete
         # before any memoized result is judged unchanged.
         for other, state in list(self.files.items()):
             if other == path or (state.units_text is not None and state.units_text != state.text):
                 self.units(other)
         try:
-            engine.run_module(path, as_main=True)
-            engine.run_uncalled(path)
+            try:
+                engine.run_module(path, as_main=True)
+                engine.run_uncalled(path)
+            except Budget:  # spent outside a statement (validating reused results): show what ran
+                engine.compute_live()
             self.query_log.extend(f"solve:{c}" for c in solver.SOLVE_LOG)
             self._prune()
             return build_file_analysis(self, engine, path)

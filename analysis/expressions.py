@@ -15,7 +15,7 @@ from . import datasources, intervals, solver
 from .dispatch import (binary_op, call_external, compare_values, external_attr, subscript_value,
                        unary_op)
 from .nnmodules import call_module
-from .frames import (MAX_UNROLL, Dep, DiagRecord, Entry, Frame, _PseudoUnit, _LazyIter, _add_fact,
+from .frames import (MAX_UNROLL, over_step_limit, Dep, DiagRecord, Entry, Frame, _PseudoUnit, _LazyIter, _add_fact,
                      _hashable)
 
 
@@ -25,6 +25,8 @@ class ExpressionsMixin:
     # =====================================================================================
     def eval(self, frame, node, env, record=True):
         self.steps += 1
+        if self.steps > self.step_limit:  # the budget, and polling the cancel hook (frames)
+            over_step_limit(self)
         t = type(node)
         if t is ir.Name:
             v = self.lookup(frame, node.id, env)

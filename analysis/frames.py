@@ -11,12 +11,57 @@ from .values import Container, FunctionVal, Instance, NNModule, Ref, value_key
 
 MAX_DEPTH = 48
 MAX_UNROLL = 512
-MAX_STEPS = 3_000_000
+# Work budget of one analysis, in steps: one per statement and per expression evaluated,
+# CALL_STEPS per call of a user function (a call costs far more than an expression: binding,
+# memo keys, validation of reused entries). 1,000,000 steps is some seconds of interpretation;
+# the largest benchmark model (60,000 lines) needs about 600,000.
+MAX_STEPS = 1_000_000
+CALL_STEPS = 20
+POLL_EVERY = 256  # steps between two polls of the cancel hook
 MAX_VARIANTS = 128
 
 
 class Budget(Exception):
     """The run exceeded its work budget: the rest is Unknown."""
+
+
+class Cancelled(BaseException):
+    """The host's caller cancelled the analysis (`AnalysisHost.analyze(cancel=...)`).
+
+    A BaseException so that no `except Exception` on the way (a spec's bug guard) swallows
+    it: it ends the analysis and propagates out of `analyze`."""
+
+
+def start_budget(engine, max_steps: int = MAX_STEPS, cancel=None) -> None:
+    """Give an engine its step budget and cancel hook. The interpreter's hot paths compare
+    `engine.steps` with `engine.step_limit` and call `over_step_limit` only past it, so
+    polling costs one comparison per step."""
+    engine.max_steps = max_steps
+    engine.cancel = cancel
+    engine.budget_hit = False
+    engine.step_limit = min(max_steps, POLL_EVERY) if cancel is not None else max_steps
+
+
+def over_step_limit(engine) -> None:
+    """Past `step_limit`: poll the cancel hook, then stop the run if its budget is spent."""
+    cancel = engine.cancel
+    if cancel is not None and cancel():
+        raise Cancelled()
+    if engine.steps > engine.max_steps:
+        if not engine.budget_hit:
+            engine.budget_hit = True
+            engine.log.append(f"budget:steps: the analysis stopped after {engine.max_steps:,} steps; "
+                              "what follows is Unknown")
+        raise Budget()
+    engine.step_limit = min(engine.max_steps, engine.steps + POLL_EVERY) if cancel is not None else engine.max_steps
+
+
+def depth_exceeded(engine):
+    """A call nested deeper than MAX_DEPTH: its result is Unknown (logged once a run)."""
+    if not getattr(engine, "depth_hit", False):
+        engine.depth_hit = True
+        engine.log.append(f"budget:depth: calls nested deeper than {MAX_DEPTH} are Unknown")
+    return UNKNOWN
 
 
 class DiagRecord:

@@ -16,7 +16,7 @@ import itertools
 
 from .values import ClassVal, FunctionVal
 from . import values
-from .frames import Budget, Entry, Frame, _is_static, _short, _module_name
+from .frames import Budget, Entry, start_budget, Frame, _is_static, _short, _module_name
 from .expressions import ExpressionsMixin
 from .memo import MemoMixin
 from .statements import StatementsMixin
@@ -35,6 +35,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.timeout_ms = timeout_ms
         self.stack: list = []
         self.steps = 0
+        start_budget(self)  # the default budget; the host sets its own (db._analyze)
         self.live: dict = {}  # entry id -> Entry (computed by reachability from roots)
         self.real_ids: set = set()
         self.real_units: set = set()

@@ -10,7 +10,7 @@ from .ops.spec import TensorValue
 from . import pybuiltins
 from .annotations import tensor_from_annotation
 from .generic import generic_hyperparameter, only_attribute_base
-from .frames import MAX_DEPTH, Dep, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
+from .frames import MAX_DEPTH, CALL_STEPS, depth_exceeded, over_step_limit, Dep, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
 
 
 _IMMUTABLE = (TensorValue, int, float, str, S.Expr, type(None))
@@ -144,8 +144,11 @@ class MemoMixin:
         unit = self.program.unit(fn.path, fn.unit_key)
         if unit is None:
             return UNKNOWN
+        self.steps += CALL_STEPS  # a call costs more than an expression (frames.CALL_STEPS)
+        if self.steps > self.step_limit:
+            over_step_limit(self)
         if len(self.stack) > MAX_DEPTH:
-            return UNKNOWN
+            return depth_exceeded(self)
         bound, hard = self._bind(fn, unit, args, kwargs, generic)
         if bound is None:
             return UNKNOWN

@@ -11,7 +11,7 @@ from .values import (ClassVal, Container, DictVal, FunctionVal, Instance, ListVa
                      NNModule, Obj, Ref, is_tensor, value_key)
 from . import datasources, generic, pybuiltins, values
 from .annotations import shape_from_comment, tensor_from_annotation
-from .frames import (MAX_UNROLL, MAX_STEPS, Budget, _copy_env, _is_module_value,
+from .frames import (MAX_UNROLL, over_step_limit, _copy_env, _is_module_value,
                      _definitely_broke, _env_key, _tensor_syms, _hashable, _shape_source,
                      _ref_name, _class_qualname)
 
@@ -29,8 +29,8 @@ class StatementsMixin:
 
     def exec_stmt(self, frame, s, env):
         self.steps += 1
-        if self.steps > MAX_STEPS:
-            raise Budget()
+        if self.steps > self.step_limit:  # the budget, and polling the cancel hook (frames)
+            over_step_limit(self)
         t = type(s)
         if t is ir.Assign:
             value = self.eval(frame, s.value, env)
