@@ -192,8 +192,12 @@ class AnalysisHost:
             return False
 
     # -- analysis -------------------------------------------------------------------------
-    def analyze(self, path: str) -> FileAnalysis:
-        """Shapes and diagnostics of one file (a file the host does not know: empty)."""
+    def analyze(self, path: str, cancel=None) -> FileAnalysis:
+        """Shapes and diagnostics of one file (a file the host does not know: empty).
+
+        `cancel`: a zero-argument callable the engine polls every few hundred steps; when
+        it returns True, `analysis.frames.Cancelled` propagates out of here. The memo keeps
+        only complete results, so a later `analyze` equals a from-scratch analysis."""
         if path not in self.files:
             return FileAnalysis(path)
         cached = self._results.get(path)
