@@ -860,6 +860,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rss-seconds", type=float, help="time budget of the memory run (default 900; smoke 5)")
     ap.add_argument("--no-inprocess", action="store_true", help="skip from-scratch / engine / parse-floor timing")
     ap.add_argument("--no-server", action="store_true", help="skip everything that needs the server")
+    ap.add_argument("--felt", action="store_true",
+                    help="then bench/felt.py: latency with DEFAULT settings, typing bursts and CPU, huge files")
     ap.add_argument("--summary-only", action="store_true",
                     help="rewrite summary.md and the plot from an existing results.json (in --out)")
     a = ap.parse_args(argv)
@@ -875,7 +877,12 @@ def main(argv: list[str] | None = None) -> int:
             log(note)
         return 0
     command = "python -m bench.run " + " ".join(argv if argv is not None else sys.argv[1:])
-    return run(cfg, command.strip())
+    status = run(cfg, command.strip())
+    if a.felt:
+        from bench import felt
+
+        felt.run(smoke=cfg.smoke, out=cfg.out)
+    return status
 
 
 if __name__ == "__main__":
