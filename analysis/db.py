@@ -182,14 +182,16 @@ class AnalysisHost:
         return found
 
     def _load_from_disk(self, path: str) -> bool:
+        # regular files only, bounded, no link out of the workspace (disk.py; skips logged)
+        from .disk import MAX_SOURCE_BYTES, read_source_bytes
+
         try:
-            if os.path.getsize(path) > 2_000_000:
-                return False
-            with open(path, encoding="utf-8", errors="replace") as f:
-                self.set_file(path, f.read())
-            return True
+            data = read_source_bytes(path, MAX_SOURCE_BYTES, [self.workspace_root] if self.workspace_root else None)
         except OSError:
             return False
+        text = data.decode("utf-8", errors="replace")
+        self.set_file(path, text.replace("\r\n", "\n").replace("\r", "\n"))  # as open() in text mode did
+        return True
 
     # -- analysis -------------------------------------------------------------------------
     def analyze(self, path: str, cancel=None) -> FileAnalysis:

@@ -1,10 +1,17 @@
-"""URIs <-> the path keys the engine uses; walking a workspace for Python files."""
+"""URIs <-> the path keys the engine uses; walking a workspace for Python files and
+reading them (regular files only, bounded, no links out of the folder: analysis/disk.py)."""
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
 
 from pygls.uris import from_fs_path, to_fs_path
+
+from shapesense.analysis.disk import MAX_SOURCE_BYTES, SkippedFile, leaves, read_source_bytes, skipped
+
+__all__ = ["MAX_SOURCE_BYTES", "SkippedFile"]  # for the callers of read_source
+
+MAX_READ_BYTES = 64 * 2**20  # a file asked for by name (the CLI's, a related location)
 
 # Folders that hold no user code worth indexing (or far too much of it).
 SKIP_DIRS = {
@@ -28,7 +35,8 @@ def path_to_uri(path: str) -> str:
 
 
 def python_files(root: str, limit: int | None = None) -> Iterator[str]:
-    """`.py` files under `root` (or `root` itself), sorted, skipping tool and env folders."""
+    """`.py` files under `root` (or `root` itself), sorted, skipping tool and env folders
+    and files linked from inside `root` to outside it."""
     if os.path.isfile(root):
         if root.endswith(".py"):
             yield root
@@ -38,21 +46,31 @@ def python_files(root: str, limit: int | None = None) -> Iterator[str]:
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
         for name in sorted(filenames):
             if name.endswith(".py"):
-                yield os.path.join(dirpath, name)
+                path = os.path.join(dirpath, name)
+                if os.path.islink(path) and leaves(path, [root]):
+                    skipped(path, "a link to outside the folder")
+                    continue
+                yield path
                 count += 1
                 if limit is not None and count >= limit:
                     return
 
 
-def read_text(path: str) -> str | None:
-    """A file's text as Python would decode it (UTF-8, BOM dropped); None if unreadable.
-    Newlines are kept as they are: positions follow LSP's line rules."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError:
-        return None
+def read_source(path: str, limit: int = MAX_READ_BYTES, roots=None) -> str:
+    """A file's text as Python would decode it (UTF-8, BOM dropped; else Latin-1).
+    Newlines are kept as they are: positions follow LSP's line rules. Raises SkippedFile
+    (a pipe, a device, a link out of `roots`, over `limit` bytes: logged) or OSError."""
+    data = read_source_bytes(path, limit, roots)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return data.decode("latin-1")
+
+
+def read_text(path: str, limit: int = MAX_READ_BYTES, roots=None) -> str | None:
+    """`read_source`, or None when the file is not read."""
+    try:
+        return read_source(path, limit, roots)
+    except OSError:
+        return None
+

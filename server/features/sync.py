@@ -13,7 +13,7 @@ from lsprotocol import types
 
 from ..documents import Change
 from ..guard import feature
-from ..paths import read_text
+from ..paths import MAX_SOURCE_BYTES, read_text
 from .diagnostics import clear
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def register(ls: "ShapeLanguageServer") -> None:
         ls.scheduler.forget(uri)
         clear(ls, uri)
         path = ls.path_of(uri)
-        text = await asyncio.get_running_loop().run_in_executor(None, read_text, path)
+        text = await asyncio.get_running_loop().run_in_executor(None, read_text, path, MAX_SOURCE_BYTES, ls.workspace_roots)
         if uri in ls.documents:  # reopened meanwhile: the buffer wins
             return
         if text is None:

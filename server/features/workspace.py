@@ -2,7 +2,9 @@
 
 Indexing hands every `.py` file of the workspace folders to the engine (so imports of
 workspace modules resolve to summaries), reporting work-done progress. Disk I/O runs in
-a helper thread; the engine is only touched by the analysis worker.
+a helper thread; the engine is only touched by the analysis worker. Only regular files of
+at most MAX_SOURCE_BYTES inside the folders are read (pipes, devices and links out of the
+workspace are skipped and logged: server/paths.py).
 """
 from __future__ import annotations
 
@@ -13,13 +15,14 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from ..guard import feature
-from ..paths import path_to_uri, python_files, read_text
+from ..paths import MAX_SOURCE_BYTES, path_to_uri, python_files, read_source, read_text
 
 if TYPE_CHECKING:
     from ..app import ShapeLanguageServer
 
 MAX_FILES = 20_000  # a workspace bigger than this is probably not one project
 REPORT_EVERY = 50
+MAX_SKIPS_LOGGED = 50  # to the client; the server log has every one
 
 
 def _list_files(roots: list[str]) -> list[str]:
@@ -31,8 +34,15 @@ def _list_files(roots: list[str]) -> list[str]:
     return files
 
 
-def _read_all(paths: list[str]) -> list[tuple[str, str | None]]:
-    return [(p, read_text(p)) for p in paths]
+def _read_all(paths: list[str], roots: list[str]) -> list[tuple[str, str | None, str | None]]:
+    """(path, text, None) or (path, None, why it was not read) for each path."""
+    out = []
+    for path in paths:
+        try:
+            out.append((path, read_source(path, MAX_SOURCE_BYTES, roots), None))
+        except OSError as exc:
+            out.append((path, None, str(exc)))
+    return out
 
 
 def _supports_progress(ls: "ShapeLanguageServer") -> bool:
@@ -55,13 +65,17 @@ async def index(ls: "ShapeLanguageServer") -> None:
         except Exception as exc:
             ls.log_message(f"ShapeSense: no progress reporting: {exc}")
             token = None
-    indexed = 0
+    indexed, skipped = 0, 0
     try:
         files = await loop.run_in_executor(None, _list_files, ls.workspace_roots)
         for start in range(0, len(files), REPORT_EVERY):
-            batch = await loop.run_in_executor(None, _read_all, files[start:start + REPORT_EVERY])
-            for path, text in batch:
-                if text is not None and path_to_uri(path) not in ls.documents:
+            batch = await loop.run_in_executor(None, _read_all, files[start:start + REPORT_EVERY], ls.workspace_roots)
+            for path, text, why in batch:
+                if text is None:
+                    skipped += 1
+                    if skipped <= MAX_SKIPS_LOGGED:
+                        ls.log_message(f"ShapeSense: not indexed: {why}")
+                elif path_to_uri(path) not in ls.documents:
                     ls.worker.set_file(path, text)
                     indexed += 1
             if token is not None:
@@ -74,7 +88,7 @@ async def index(ls: "ShapeLanguageServer") -> None:
     finally:
         if token is not None:
             ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=f"{indexed} files indexed"))
-    ls.log_message(f"ShapeSense: indexed {indexed} Python files")
+    ls.log_message(f"ShapeSense: indexed {indexed} Python files" + (f", skipped {skipped}" if skipped else ""))
     if indexed:
         ls.scheduler.invalidate()
         ls.refresh_all()
@@ -94,7 +108,7 @@ def register(ls: "ShapeLanguageServer") -> None:
             if event.type == types.FileChangeType.Deleted:
                 ls.worker.remove_file(path)
             else:
-                text = await loop.run_in_executor(None, read_text, path)
+                text = await loop.run_in_executor(None, read_text, path, MAX_SOURCE_BYTES, ls.workspace_roots)
                 if text is None:
                     continue
                 ls.worker.set_file(path, text)
