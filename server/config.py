@@ -11,7 +11,8 @@
 
 The CLI finds the nearest pyproject.toml with that table, walking up from the checked
 paths; the server reads the one at the workspace root. Every problem (unknown key, bad
-value, unreadable TOML) is reported as one message; the valid keys still apply.
+value, unreadable TOML) is one message: the CLI prints them and stops (exit code 2), the
+server shows them once and applies the valid keys.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from shapesense.analysis.suppression import ALL_CODES
 
@@ -73,6 +75,7 @@ class ProjectConfig:
 
 # -- globs ------------------------------------------------------------------------------------
 
+@lru_cache(maxsize=256)
 def _glob_regex(pattern: str) -> re.Pattern:
     """`*` and `?` stay within one folder, `**` crosses folders, `[...]` is a class."""
     out, i, n = [], 0, len(pattern)
