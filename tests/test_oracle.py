@@ -7,6 +7,7 @@ import pytest
 from shapesense.analysis.db import AnalysisHost
 
 from .oracle import run_and_record
+from .symbolic_oracle import check_def, dims_of, enclosing_defs, oracle_code
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
@@ -24,22 +25,35 @@ def _parse(shape_text):
 
 
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
-def test_shapes_match_torch(path):
+def test_shapes_match_torch(path, tmp_path):
+    text = path.read_text()
+    code = oracle_code(text)
+    if code is None:
+        pytest.skip("the sample says it cannot run here (# oracle: skip)")
     host = AnalysisHost()
-    host.set_file(str(path), path.read_text())
+    host.set_file(str(path), text)
     result = host.analyze(str(path))
     targets, facts = {}, {}
     for f in result.facts:
         if f.is_target and f.text.isidentifier():
             targets.setdefault(f.span.start[0], set()).add(f.text)
             facts[(f.span.start[0], f.text)] = f
-    seen, error_line = run_and_record(str(path), targets)
+    run = path
+    if code:  # a sample with no example call: its `# oracle:` lines are the calls
+        run = tmp_path / path.name
+        run.write_text(text + "\n" + "\n".join(code) + "\n")
+    seen, error_line = run_and_record(str(run), targets)
+    if code:
+        _check_symbolic(text, facts, seen)
     wrong, exact = [], 0
     for (line, name), shapes in seen.items():
         fact = facts[(line, name)]
         ours = _parse(fact.shape)
         if ours is None:
             continue  # unknown rank: no claim made
+        if code and len(shapes) == 1:
+            exact += 1  # checked symbolically above
+            continue
         for shape in shapes:
             same_rank = len(ours) == len(shape)
             if not same_rank or any(isinstance(a, int) and a != b for a, b in zip(ours, shape)):
@@ -53,3 +67,18 @@ def test_shapes_match_torch(path):
         assert error_line in errors, f"torch raised on line {error_line + 1}, we flagged {sorted(e + 1 for e in errors)}"
     # Most executed tensor assignments must get their exact concrete shape.
     assert exact >= 0.9 * len(seen) or len(seen) < 3, f"exact on {exact} of {len(seen)} lines"
+
+
+def _check_symbolic(text, facts, seen):
+    """Every symbolic fact agrees with torch under one binding of its def's symbols."""
+    defs = enclosing_defs(text)
+    by_def: dict = {}
+    for (line, name), shapes in seen.items():
+        fact = facts.get((line, name))
+        if fact is None or not fact.shape.startswith("Tensor[") or fact.shape == "Tensor[...]":
+            continue
+        assert len(shapes) == 1, f"line {line + 1} {name}: the oracle calls gave {shapes}; call each def once"
+        by_def.setdefault(defs.get(line, ""), []).append(
+            (f"line {line + 1} {name} {fact.shape}", dims_of(fact.shape), next(iter(shapes))))
+    problems = [p for group in by_def.values() for p in check_def(group)]
+    assert not problems, "\n".join(problems)

@@ -1,0 +1,25 @@
+"""The symbolic oracle can fail: wrong ranks, dims and expressions are caught."""
+from .symbolic_oracle import check_def, dims_of
+
+
+def test_agreeing_facts_pass():
+    facts = [("x", ["N", "C", "H", "W"], (2, 3, 8, 6)),
+             ("y", ["N", "planes", "(H - 1)//stride + 1", "(W - 1)//stride + 1"], (2, 16, 4, 3))]
+    assert check_def(facts) == []
+
+
+def test_a_wrong_expression_fails():
+    facts = [("x", ["N", "C", "H", "W"], (2, 3, 8, 6)),
+             ("y", ["N", "16", "H - 2", "W - 2"], (2, 16, 4, 3))]
+    assert any("H - 2" in p for p in check_def(facts))
+
+
+def test_a_symbol_bound_twice_differently_fails():
+    facts = [("x", ["N", "C"], (2, 3)), ("y", ["N", "C"], (2, 4))]
+    assert check_def(facts)
+
+
+def test_rank_and_concrete_dims():
+    assert check_def([("x", ["N", "10"], (2, 10, 1))])
+    assert check_def([("x", ["N", "10"], (2, 11))])
+    assert dims_of("Tensor[N, max(C, 3), (H - 1)//2 + 1]") == ["N", "max(C, 3)", "(H - 1)//2 + 1"]
