@@ -70,6 +70,8 @@ def test_no_driver_consistency_rule():
     assert evaluation.classify_nodriver(F("Tensor[B, N, 1024]"), shapes)[0] == "wrong"   # a concrete dim differs
     assert evaluation.classify_nodriver(F("Tensor[...]"), shapes)[0] == "unknown"
     assert evaluation.classify_nodriver(None, shapes)[0] == "unknown"
+    # a symbolic dim with commas inside is still one dim
+    assert evaluation.classify_nodriver(F("Tensor[B, max(a, b), 32]"), shapes)[0] == "consistent"
 
 
 TINY = {

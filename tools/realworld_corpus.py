@@ -33,7 +33,7 @@ HERE = Path(__file__).resolve()
 RECIPE = HERE.parent / "realworld_corpus.toml"
 MAKE_TV = HERE.parent / "realworld_make_tv.py"
 DRIVER_MARK = "# ---- driver (ShapeSense real-world corpus): our small call on random input ----"
-MAX_TRIES = 40      # mutant candidates run under torch per model
+MAX_TRIES = 40      # mutant candidates (on lines the driver runs) tried under torch per model
 MAX_MUTANTS = 6     # mutants kept per model
 
 
@@ -277,8 +277,58 @@ print(json.dumps(out))
 '''
 
 
+_COVERAGE = r'''
+import json, runpy, sys
+import torch
+torch.manual_seed(0)
+path, hit = sys.argv[1], set()
+def tracer(frame, event, arg):
+    if frame.f_code.co_filename != path:
+        return None
+    def local(frame, event, arg):
+        if event == "line":
+            hit.add(frame.f_lineno - 1)
+        return local
+    return local(frame, event, arg)
+sys.settrace(tracer)
+try:
+    with torch.no_grad():
+        runpy.run_path(path, run_name="__main__")
+finally:
+    sys.settrace(None)
+print(json.dumps(sorted(hit)))
+'''
+
+
+def _env_with(site: Path) -> dict:
+    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+
+
+def executed_lines(path: Path, site: Path) -> set[int]:
+    """0-based lines of `path` that its driver run executes (mutants elsewhere cannot raise)."""
+    r = subprocess.run([sys.executable, "-c", _COVERAGE, str(path)], env=_env_with(site), capture_output=True,
+                       text=True, timeout=900, cwd=str(path.parent))
+    lines = [l for l in r.stdout.splitlines() if l.startswith("[")]
+    if not lines:
+        raise RuntimeError(f"the driver does not run: {r.stderr[-2000:]}")
+    return set(json.loads(lines[-1]))
+
+
+_COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor, ast.While,
+             ast.With, ast.AsyncWith, ast.Try)
+
+
+def _whole_statements(src: str, ran: set[int]) -> set[int]:
+    """The tracer reports a statement's first line: count its continuation lines as run too."""
+    out = set(ran)
+    for node in ast.walk(ast.parse(src)):
+        if isinstance(node, ast.stmt) and not isinstance(node, _COMPOUND) and node.lineno - 1 in ran:
+            out.update(range(node.lineno - 1, node.end_lineno))
+    return out
+
+
 def run_under_torch(paths: list[Path], site: Path) -> list[dict]:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+    env = _env_with(site)
     r = subprocess.run([sys.executable, "-c", _RUNNER, json.dumps([str(p) for p in paths])], env=env,
                        capture_output=True, text=True, timeout=60 * len(paths) + 120, cwd=str(paths[0].parent))
     lines = [l for l in r.stdout.splitlines() if l.startswith("[")]
@@ -290,11 +340,14 @@ def run_under_torch(paths: list[Path], site: Path) -> list[dict]:
 def make_mutants(mid: str, shipped: str, driver: str, corpus: Path, site: Path) -> list[dict]:
     full, start = with_driver(shipped, driver)
     lines = full.splitlines(keepends=True)
-    cands = choose(mutant_candidates(full, start), mid)[:MAX_TRIES]
-    if not cands:
-        return []
     tmp = corpus / "mutants_try"
     tmp.mkdir(exist_ok=True)
+    original = tmp / f"rw_{mid}__original.py"
+    original.write_text(full)
+    ran = _whole_statements(full, executed_lines(original, site))
+    cands = choose([c for c in mutant_candidates(full, start) if c[0] in ran], mid)[:MAX_TRIES]
+    if not cands:
+        return []
     paths = []
     for k, (i, rule, new, desc) in enumerate(cands):
         text = "".join(lines[:i]) + new + "\n" + "".join(lines[i + 1:])

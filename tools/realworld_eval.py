@@ -94,7 +94,23 @@ def parse(shape: str):
         return None
     if not inner:
         return ()
-    return tuple(int(d) if re.fullmatch(r"-?\d+", d.strip()) else d.strip() for d in inner.split(","))
+    return tuple(int(d) if re.fullmatch(r"-?\d+", d.strip()) else d.strip() for d in split_dims(inner))
+
+
+def split_dims(inner: str) -> list[str]:
+    """Top-level commas only: `N, max(a, b), 3` has three dims."""
+    out, depth, cur = [], 0, ""
+    for c in inner:
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        if c == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += c
+    return out + [cur]
 
 
 def compatible(ours, torch_shape) -> bool:
