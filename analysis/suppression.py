@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from operator import add, mul
 
-from .results import Diagnostic, Span
+from .results import Diagnostic, Fix, Span, TextEdit
 
 UNUSED_IGNORE = "unused-ignore"
 # The codes an ignore comment may name: every code the engine reports (ops/spec.py names
@@ -51,6 +51,8 @@ class IgnoreComment:
     span: Span  # the directive, from its `#` to its closing `]` (or `ignore`)
     codes: tuple[str, ...] | None  # None: every code
     codes_end: int | None = None  # column of the `]` (where another code is appended)
+    codes_start: int | None = None  # column just after the `[`
+    removal_start: int = 0  # where deleting the directive starts (the blanks before it included)
 
 
 @dataclass(frozen=True)
@@ -153,13 +155,13 @@ def find_ignores(lay: Layout) -> dict[int, IgnoreComment]:
         if match is None:
             continue
         raw = match.group("codes")
-        codes = None
-        codes_end = None
+        codes = codes_end = codes_start = None
         if raw is not None:
             codes = tuple(c.strip() for c in raw.split(",") if c.strip()) or None
-            codes_end = match.end() - 1
+            codes_start, codes_end = match.span("codes")
         span = Span((number, match.start()), (number, match.end()))
-        found[number] = IgnoreComment(number, span, codes, codes_end)
+        removal_start = len(lay.lines[number][:match.start()].rstrip(" \t"))
+        found[number] = IgnoreComment(number, span, codes, codes_end, codes_start, removal_start)
     return found
 
 
@@ -203,21 +205,31 @@ def _unused(ignores: dict[int, IgnoreComment], used: dict[int, set]) -> list[Dia
                 out.append(_unused_diag(comment, "unused 'shapesense: ignore' comment: nothing to silence here"))
             continue
         unknown = [c for c in comment.codes if c not in ENGINE_CODES]
+        idle = [c for c in comment.codes if c in ENGINE_CODES and c not in hits]
         for code in unknown:
             out.append(_unused_diag(comment, f"unknown diagnostic code '{code}' in 'shapesense: ignore' "
-                                             f"(known: {', '.join(ENGINE_CODES)})"))
-        idle = [c for c in comment.codes if c in ENGINE_CODES and c not in hits]
+                                             f"(known: {', '.join(ENGINE_CODES)})", code))
         if not hits and not unknown:
             listed = ", ".join(comment.codes)
             out.append(_unused_diag(comment, f"unused 'shapesense: ignore[{listed}]' comment: nothing to silence here"))
         else:
             for code in idle:
-                out.append(_unused_diag(comment, f"unused code '{code}' in 'shapesense: ignore': no {code} here"))
+                out.append(_unused_diag(comment, f"unused code '{code}' in 'shapesense: ignore': no {code} here", code))
     return out
 
 
-def _unused_diag(comment: IgnoreComment, message: str) -> Diagnostic:
-    return Diagnostic(comment.span, "warning", UNUSED_IGNORE, message)
+def _unused_diag(comment: IgnoreComment, message: str, code: str | None = None) -> Diagnostic:
+    """An unused-ignore diagnostic with its fix: remove `code` from the comment's list, or
+    the whole directive when nothing would be left in it."""
+    line = comment.line
+    rest = [c for c in comment.codes or () if c != code] if code is not None else []
+    if rest:
+        span = Span((line, comment.codes_start), (line, comment.codes_end))
+        fix = Fix(f"Remove '{code}' from the ignore comment", (TextEdit(span, ", ".join(rest)),))
+    else:
+        span = Span((line, comment.removal_start), comment.span.end)
+        fix = Fix("Remove the unused ignore comment", (TextEdit(span, ""),))
+    return Diagnostic(comment.span, "warning", UNUSED_IGNORE, message, fixes=(fix,))
 
 
 @dataclass(frozen=True)

@@ -196,14 +196,18 @@ def register(ls: "ShapeLanguageServer") -> None:
             actions.append(action)
         if _kind_allowed(types.CodeActionKind.QuickFix, params.context.only):
             for diag in visible:
-                fix = _ignore_fix(snap.index.text, diag) if _overlaps(diag.span, start, end) else None
-                lsp_diag = fix and convert.diagnostic(diag, snap.index, enc, ls.settings, lambda p: ls.index_for(p, this))
-                if lsp_diag is None:
+                if not _overlaps(diag.span, start, end):
                     continue
-                # The edit is plain text at a known place: given at once, even to lazy clients.
-                actions.append(types.CodeAction(
-                    title=fix.title, kind=fix.kind, diagnostics=[lsp_diag], edit=_workspace_edit(ls, outcome, fix),
-                ))
+                # An unused ignore carries its removal; a shape problem gets an ignore comment.
+                fixes = diag.fixes if diag.code == suppression.UNUSED_IGNORE else [_ignore_fix(snap.index.text, diag)]
+                lsp_diag = convert.diagnostic(diag, snap.index, enc, ls.settings, lambda p: ls.index_for(p, this))
+                for fix in fixes:
+                    if fix is None or lsp_diag is None:
+                        continue
+                    # Plain text edits at known places: given at once, even to lazy clients.
+                    actions.append(types.CodeAction(
+                        title=fix.title, kind=fix.kind, diagnostics=[lsp_diag], edit=_workspace_edit(ls, outcome, fix),
+                    ))
         return actions
 
     @feature(ls, types.CODE_ACTION_RESOLVE)

@@ -197,3 +197,29 @@ async def test_a_bad_project_config_is_shown_once_and_the_rest_applies(real_bare
     change(client, uri, 2, PROGRAM + "\n")
     await diagnostics(client, uri, 2)
     assert [m.message for m in client.messages if "pyproject.toml" in m.message] == shown
+
+
+async def test_unused_ignores_have_removal_fixes(real_bare: LanguageClient, workspace):
+    client = real_bare
+    await start(client, "vscode", workspace, {"warnUnusedIgnores": True})
+    uri = (workspace / "model.py").as_uri()
+    text = PROGRAM.replace("a = fc(torch.randn(8, 256))",
+                           "a = fc(torch.randn(8, 256))  # shapesense: ignore[shape-mismatch, illegal-value]")
+    text += "z = 1  # noqa  # shapesense: ignore\n"
+    open_doc(client, uri, text)
+    diags = await diagnostics(client, uri, 1)
+    version = 1
+    for line, title, expected in [
+        (4, "Remove 'illegal-value' from the ignore comment",
+         "a = fc(torch.randn(8, 256))  # shapesense: ignore[shape-mismatch]"),
+        (8, "Remove the unused ignore comment", "c = nn.Conv2d(6, 16, 5, groups=4)"),
+        (9, "Remove the unused ignore comment", "z = 1  # noqa"),
+    ]:
+        [diag] = [d for d in diags if d.code == "unused-ignore" and d.range.start.line == line]
+        actions = await _actions(client, uri, diag)
+        [fix] = [a for a in actions if a.title == title]
+        version += 1
+        text = await _apply(client, uri, text, version, fix)
+        assert text.splitlines()[line] == expected
+        diags = await diagnostics(client, uri, version)
+    assert _shown(diags) == [(6, "shape-mismatch"), (8, "improper-value")]  # no unused ignore left
