@@ -7,7 +7,8 @@
   first: a background analysis of another file gives way (it is cancelled and re-queued).
 - Edits: by default (adaptive) an idle document is analysed at once; an edit during a run
   cancels the run (the engine polls a cancel check) and at most one more run, of the
-  newest text, follows. With `debounceMs` set, each edit restarts a timer instead.
+  newest text, follows. (A run is let finish when nothing of its document finished for a
+  second, so a storm of edits cannot starve every result.) With `debounceMs` set, each edit restarts a timer instead.
 - A run's result is published only if its version is still the document's; results of
   older versions still become the latest finished analysis that requests use.
 - Per-analysis limits (time, size, solver time) come from the settings; a run over its
@@ -30,6 +31,7 @@ from .worker import AnalysisWorker, Limits, Outcome, Snapshot
 PYTHON_LANGUAGE_IDS = {"python", "py", "python3", ""}
 
 FIRST_WAIT_S = 10.0  # a request on a document never analysed waits this long at most
+LET_FINISH_AFTER_S = 1.0  # a superseded run is let finish when the latest result is older
 
 
 class Scheduler:
@@ -54,6 +56,7 @@ class Scheduler:
         self._timers: dict[str, asyncio.Task] = {}
         self._jobs: dict[str, asyncio.Task] = {}  # uri -> the run queued or running
         self._latest: dict[str, Outcome] = {}  # uri -> latest finished analysis (any version)
+        self._latest_at: dict[str, float] = {}  # uri -> when it finished (monotonic)
         self._invalid: set[str] = set()  # latest results that no longer count as current
         self._over_budget: dict[str, int] = {}  # uri -> revision whose run overran its budget
         self._waiters: dict[str, list[asyncio.Future]] = {}
@@ -116,7 +119,7 @@ class Scheduler:
         timer = self._timers.pop(uri, None)
         if timer is not None:
             timer.cancel()
-        for table in (self._latest, self._over_budget, self._stale_served, self._placed, self._logged):
+        for table in (self._latest, self._latest_at, self._over_budget, self._stale_served, self._placed, self._logged):
             table.pop(uri, None)
         self._invalid.discard(uri)
         self._wake(uri)
@@ -173,7 +176,12 @@ class Scheduler:
             doc = self.documents.get(snap.uri)
             if doc is None or not self.documents.same_open(snap.uri, snap.revision):
                 return False
-            return _revision(doc) == snap.revision and doc.version == snap.version or snap.uri not in self._latest
+            if _revision(doc) == snap.revision and doc.version == snap.version:
+                return True
+            # superseded: stop, unless nothing of this document finished for a while (a
+            # first analysis, or a storm of edits): then this one is let finish
+            done = self._latest_at.get(snap.uri)
+            return done is None or time.monotonic() - done > LET_FINISH_AFTER_S
 
         return check
 
@@ -225,6 +233,7 @@ class Scheduler:
             for note in outcome.notes:
                 self._note_once(uri, note)
             self._latest[uri] = outcome
+            self._latest_at[uri] = time.monotonic()
             self._invalid.discard(uri)
             self._placed.pop(uri, None)
         self._wake(uri)
@@ -291,10 +300,15 @@ class Scheduler:
         if (view := self.view_of(uri)) is not None:
             return view[1](await self.fresh(view[0], wait_s))
         outcome = await self.current(uri)
-        deadline = time.monotonic() + wait_s
+        asked = time.monotonic()
+        deadline = asked + wait_s
         path = outcome.snapshot.path if outcome is not None else None
         try:
             while outcome is not None and outcome.stale and self._over_budget.get(uri) != self._revision_of(uri):
+                latest = self._latest.get(uri)
+                if latest is not None and self._latest_at.get(uri, 0.0) >= asked and \
+                        latest.snapshot.revision == self._revision_of(uri):
+                    break  # this text was analysed since the request (other files may change on)
                 left = deadline - time.monotonic()
                 if left <= 0:
                     break
@@ -333,9 +347,9 @@ class Scheduler:
             if outcome.snapshot.version == snap.version and outcome.snapshot.revision == snap.revision:
                 if self._is_fresh(uri, outcome) or outcome.stale:
                     return outcome
-            # same text, but other files (or settings) changed since: any line may differ
-            return Outcome(snap, outcome.analysis, outcome.generation, notes=outcome.notes, stale=True,
-                           changed=(0, snap.index.line_count))
+            # same text, but other files (or settings) changed since: stale, with no lines
+            # known to differ (changed=None)
+            return Outcome(snap, outcome.analysis, outcome.generation, notes=outcome.notes, stale=True)
         hit = self._placed.get(uri)
         if hit is not None and hit[0] == id(outcome) and hit[1] == snap.revision and hit[2].snapshot.version == snap.version:
             return hit[2]

@@ -3,7 +3,8 @@
 The markdown starts with a fenced block whose first line is exactly `NAME: SHAPE`
 (tests and editor integrations read it), then where the shape came from, then the
 distinct shapes seen across call contexts. Answered from the latest finished analysis
-(scheduler.current): a hover on a line the user just changed waits briefly for the new one.
+(scheduler.current): a hover on a line the user just changed, or on a file whose
+imports changed, waits briefly for the new one.
 """
 from __future__ import annotations
 
@@ -22,7 +23,19 @@ if TYPE_CHECKING:
 
 # Only what would change the rendering of plain text: emphasis (`*`, and `_` unless
 # inside a word such as kernel_size), code spans, HTML, and block markers at a line start.
-CHANGED_LINE_WAIT_S = 0.3
+FRESH_WAIT_S = 0.3
+SMALL_CHANGE_LINES = 3
+
+
+def _worth_waiting(outcome, line: int) -> bool:
+    """Wait (briefly) for the analysis of the current text only when the stale one cannot
+    answer well and the new one is cheap: the text is the same but other files changed (an
+    incremental re-run), or the hover is on the few lines just typed. A document changed
+    all over (the latest analysis is far behind) is answered at once."""
+    if outcome.changed is None:
+        return True
+    lo, hi = outcome.changed
+    return lo <= line < hi and hi - lo <= SMALL_CHANGE_LINES
 
 _MD_INLINE = re.compile(r"[\\`*<]|(?<!\w)_|_(?!\w)")
 _MD_LINE_START = re.compile(r"^(\s*)([#>+=-])", re.MULTILINE)
@@ -69,12 +82,8 @@ def register(ls: "ShapeLanguageServer") -> None:
             return None
         uri = params.text_document.uri
         outcome = await ls.scheduler.current(uri)
-        if outcome is not None and outcome.stale and outcome.changed is not None:
-            lo, hi = outcome.changed
-            if lo <= params.position.line < hi:
-                # the latest analysis says nothing about the lines that just changed: wait
-                # a little for the one of this text (which a line elsewhere does not need)
-                outcome = await ls.scheduler.fresh(uri, CHANGED_LINE_WAIT_S)
+        if outcome is not None and outcome.stale and _worth_waiting(outcome, params.position.line):
+            outcome = await ls.scheduler.fresh(uri, FRESH_WAIT_S)
         if outcome is None or outcome.analysis is None:
             return None
         index = outcome.snapshot.index
