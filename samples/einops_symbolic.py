@@ -43,3 +43,8 @@ def tile(x: Float[Tensor, "B C"]):
 
 def wrong_rank(x: Float[Tensor, "B C"]):
     return rearrange(x, "b c h -> b (c h)")  # error: shape-mismatch
+
+
+def typo_in_pattern(x):
+    # Whatever x is, einops refuses a pattern with an axis on one side only.
+    return rearrange(x, "b n (h d) -> b h n dx", h=4)  # error: illegal-value

@@ -427,6 +427,11 @@ def _transform(ctx, tensor, pattern, reduction, axes_lengths, op_label):
     if not isinstance(pattern, str):
         raise Unknowable("pattern is not a known string")
     operation, op_text = _operation(reduction)
+    if tensor is UNKNOWN:
+        # Nothing known of the input: a pattern that einops refuses for every rank still
+        # fails (its rank-independent checks run); otherwise no verdict.
+        _pattern_check(ctx, pattern, operation, op_text, axes_lengths, op_label)
+        raise Unknowable("unknown input")
     x = _input(ctx, tensor)
     shape = x.shape
     prefix = (f'Error while processing {op_label if op_text is None else op_text}-reduction pattern "{pattern}". '
@@ -447,6 +452,17 @@ def _transform(ctx, tensor, pattern, reduction, axes_lengths, op_label):
 
     out = _checked(ctx, prefix, run)
     return TensorValue(out.shape, out.dtype)
+
+
+def _pattern_check(ctx, pattern, operation, op_text, axes_lengths, op_label):
+    if op_text is None:
+        return
+    try:
+        recipe(pattern, operation, op_text, tuple(axes_lengths), None)
+    except _EinopsError as e:
+        prefix = (f'Error while processing {op_text}-reduction pattern "{pattern}". Input tensor shape: ?. '
+                  f"Additional info: {_dict_text(axes_lengths)}.")
+        _fail(ctx, e, prefix if e.kind == "EinopsError" else "")
 
 
 @op("einops.rearrange", "einops.einops.rearrange")
