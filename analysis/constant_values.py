@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from .limits import int_too_big
 from .ops.spec import TensorValue
 from .shapes import UNKNOWN
 
@@ -36,7 +37,13 @@ def _cast(values, dtype):
     return tuple(float(v) for v in values)
 
 
-def _binary(fn):
+_INT64 = 1 << 63
+
+
+def _binary(fn, op=None):
+    """An elementwise op; with `op`, int operands are checked before computing (a huge
+    power or product is never built) and results past int64, where torch wraps, are
+    dropped."""
     def apply(out, args, kwargs):
         if len(args) < 2:
             return None
@@ -49,7 +56,14 @@ def _binary(fn):
             b = b * len(a)
         if len(a) != len(b):
             return None
-        return [fn(x, y) for x, y in zip(a, b)]
+        if op is not None:
+            ints = [(x, y) for x, y in zip(a, b) if type(x) is int and type(y) is int]
+            if any(int_too_big(op, x, y) for x, y in ints):
+                return None
+        values = [fn(x, y) for x, y in zip(a, b)]
+        if any(type(v) is int and not -_INT64 <= v < _INT64 for v in values):
+            return None
+        return values
     return apply
 
 
@@ -111,11 +125,11 @@ def _round(x):
 
 FOLDERS = {
     "torch.arange": _arange, "torch.tensor": _tensor, "torch.linspace": _linspace,
-    "torch.add": _binary(lambda x, y: x + y), "torch.sub": _binary(lambda x, y: x - y),
-    "torch.mul": _binary(lambda x, y: x * y), "torch.div": _binary(lambda x, y: x / y),
+    "torch.add": _binary(lambda x, y: x + y, "+"), "torch.sub": _binary(lambda x, y: x - y, "-"),
+    "torch.mul": _binary(lambda x, y: x * y, "*"), "torch.div": _binary(lambda x, y: x / y),
     "torch.true_divide": _binary(lambda x, y: x / y), "torch.divide": _binary(lambda x, y: x / y),
     "torch.floor_divide": _binary(lambda x, y: x // y), "torch.remainder": _binary(lambda x, y: x % y),
-    "torch.pow": _binary(lambda x, y: x ** y), "torch.maximum": _binary(max),
+    "torch.pow": _binary(lambda x, y: x ** y, "**"), "torch.maximum": _binary(max),
     "torch.minimum": _binary(min),
     "torch.log": _unary(math.log), "torch.exp": _unary(math.exp), "torch.sqrt": _unary(math.sqrt),
     "torch.round": _unary(_round), "torch.floor": _unary(math.floor), "torch.ceil": _unary(math.ceil),

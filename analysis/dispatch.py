@@ -16,6 +16,8 @@ from .values import (BoundRef, Container, DictVal, FunctionVal, Instance, ListVa
                      SliceVal, is_tensor)
 from . import pybuiltins
 from . import layout
+from .limits import format_too_big, replace_too_big
+from .values import too_many
 from . import datasources, generic
 from .constant_values import fold, item
 
@@ -371,6 +373,9 @@ def _list_method(engine, obj, name, args, kwargs):
         return None
     if name == "extend":
         items = engine.iterate(None, args[0])
+        if items is not None and too_many(len(obj.items) + len(items)):  # size cap (limits.py)
+            obj.unknown = True
+            return None
         if items is None:
             obj.items.append(UNKNOWN)
             obj.kind = "list"
@@ -425,10 +430,15 @@ def _dict_method(engine, obj, name, args, kwargs):
 def _str_method(s, name, args):
     plain = all(isinstance(a, (int, float, str)) and not isinstance(a, S.Expr) for a in args)
     if name == "format" and plain:
+        if format_too_big(s, args):  # a width past the size cap (limits.py)
+            return UNKNOWN
         try:
             return s.format(*args)
         except (IndexError, KeyError, ValueError):
             return UNKNOWN
+    if name == "replace" and len(args) >= 2 and all(isinstance(a, str) for a in args[:2]) \
+            and replace_too_big(s, args[0], args[1]):  # size cap (limits.py)
+        return UNKNOWN
     if name in ("split", "rsplit", "replace", "join") and plain and name != "join":
         r = getattr(s, name)(*args)
         return ListVal(r, "list") if isinstance(r, list) else r

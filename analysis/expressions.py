@@ -9,7 +9,7 @@ from .ops.spec import Dtype, TensorValue
 from .shapes import UNKNOWN
 from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance,
                      ListVal, ModuleNS, NNModule, PartialVal, Ref, SliceVal, is_tensor, value_key)
-from . import pybuiltins
+from . import limits, pybuiltins, values
 from .memo import arguments_key
 from . import datasources, intervals, solver
 from .dispatch import (binary_op, call_external, compare_values, external_attr, subscript_value,
@@ -96,6 +96,8 @@ class ExpressionsMixin:
             v = self.eval(frame, expr, env)
             if isinstance(v, S.Expr) or not isinstance(v, (int, float, str, bool)) and v is not None:
                 return UNKNOWN
+            if spec and limits.format_too_big(spec, (v,)):  # a width past the cap (limits.py)
+                return UNKNOWN
             try:
                 v = {"r": repr, "s": str, "a": ascii}.get(conv, lambda x: x)(v)
                 out.append(format(v, spec))
@@ -147,7 +149,7 @@ class ExpressionsMixin:
     def _comp_loop(self, frame, node, gens, env, results) -> bool:
         if not gens:
             results.append(self.eval(frame, node.elt, env))
-            return True
+            return not values.too_many(len(results))  # nested loops multiply (limits.py)
         target, it, ifs = gens[0]
         items = self.iterate(frame, self.eval(frame, it, env))
         if items is None or len(items) > MAX_UNROLL:
@@ -352,6 +354,8 @@ class ExpressionsMixin:
 
     # -- operators -------------------------------------------------------------------------
     def binop(self, frame, op, a, b, node, inplace=False):
+        if values.too_big(op, a, b):  # past a size cap: Unknown, never built (limits.py)
+            return values.unknown_result(op, a, b)
         return binary_op(self, op, a, b, (frame, node), inplace)
 
     def unaryop(self, frame, op, a, node):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Iterable, Union
 
+from .limits import MAX_EXPR_SIZE, MAX_INT_BITS
+
 
 class _Unknown:
     """The top value: nothing is known. A singleton."""
@@ -37,7 +39,7 @@ UNKNOWN = _Unknown()
 class Atom:
     """A factor of a monomial: a symbol, or an irreducible floor-division / modulo."""
 
-    __slots__ = ("kind", "args", "_hash")
+    __slots__ = ("kind", "args", "_hash", "size")
 
     def __init__(self, kind: str, args: tuple):
         self.kind = kind  # "sym" | "div" | "mod" | "max"
@@ -49,6 +51,8 @@ class Atom:
 
     def __hash__(self):
         return self._hash
+        # Nodes of the tree it prints as (nested atoms count in full): see Expr.make.
+        self.size = 1 + sum(a.size if isinstance(a, Expr) else 1 for a in args)
 
     def sort_key(self):
         return (self.kind != "sym", str(self))
@@ -82,7 +86,7 @@ class Expr:
     Never holds a pure constant: constructors return a plain int instead.
     """
 
-    __slots__ = ("terms", "_hash")
+    __slots__ = ("terms", "_hash", "size")
 
     def __init__(self, terms: dict):
         self.terms = terms
@@ -93,10 +97,16 @@ class Expr:
     def make(terms: dict) -> "Dim":
         terms = {m: c for m, c in terms.items() if c != 0}
         if not terms:
+        self.size = sum(1 + sum(a.size for a in m) for m in terms)
             return 0
         if len(terms) == 1 and () in terms:
             return terms[()]
-        return Expr(terms)
+        e = Expr(terms)
+        # A dim built by hostile code (`n = n * n` forty times, nested `n // 2 + n`) would
+        # print and solve in exponential time: past the cap it is Unknown (limits.py).
+        if e.size > MAX_EXPR_SIZE or any(c.bit_length() > MAX_INT_BITS for c in terms.values()):
+            return UNKNOWN
+        return e
 
     def __eq__(self, other):
         return isinstance(other, Expr) and self.terms == other.terms
@@ -217,11 +227,15 @@ def mul(a: Dim, b: Dim) -> Dim:
             return 0
         return UNKNOWN
     terms: dict = {}
+        if a.bit_length() + b.bit_length() > MAX_INT_BITS:  # checked before it is built
+            return UNKNOWN
     for m1, c1 in _poly(a).items():
         for m2, c2 in _poly(b).items():
             m = tuple(sorted(m1 + m2, key=Atom.sort_key))
             terms[m] = terms.get(m, 0) + c1 * c2
     return Expr.make(terms)
+    if len(_poly(a)) * len(_poly(b)) > MAX_EXPR_SIZE:  # the product's terms, before building it
+        return UNKNOWN
 
 
 def floordiv(a: Dim, b: Dim) -> Dim:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 
+from . import limits
 from .ops.spec import Dtype, TensorValue
 from .shapes import UNKNOWN, Expr
 
@@ -220,6 +221,62 @@ class ModuleNS:
 
 def is_tensor(v) -> bool:
     return isinstance(v, TensorValue)
+
+
+# -- size caps (limits.py): checked before an operation builds its value -------------------
+def unknown_list(kind: str = "list") -> ListVal:
+    """A list (tuple, set) of unknown items and length: what a too-big one becomes."""
+    v = ListVal([], kind)
+    v.unknown = True
+    return v
+
+
+def too_big(op: str, a, b) -> bool:
+    """Would the binary operation `a <op> b` on plain values build a value past a cap?
+    Cheap for everything else (tensors, dims, floats): two type tests."""
+    ta, tb = type(a), type(b)
+    if ta is int and tb is int:
+        return limits.int_too_big(op, a, b)
+    if ta is str or tb is str:
+        if op == "+" and ta is str and tb is str:
+            return len(a) + len(b) > limits.MAX_STR_LEN
+        if op == "*" and (ta is int or tb is int):
+            s, n = (a, b) if ta is str else (b, a)
+            return n > 0 and len(s) * n > limits.MAX_STR_LEN
+        if op == "%" and ta is str:
+            args = tuple(b.items) if isinstance(b, ListVal) else (b,)
+            return limits.percent_format_too_big(a, args)
+        return False
+    if op == "+" and isinstance(a, (ListVal, Container)) and isinstance(b, (ListVal, Container)):
+        return len(a.items) + len(b.items) > limits.MAX_ITEMS
+    if op == "*" and (ta is int and isinstance(b, ListVal) or tb is int and isinstance(a, ListVal)):
+        seq, n = (a, b) if tb is int else (b, a)
+        return n > 0 and len(seq.items) * n > limits.MAX_ITEMS
+    if op in ("*", "/") and (hasattr(a, "scale") or hasattr(b, "scale")):
+        # A float made from a dim keeps an exact rational scale (dispatch._FloatDim):
+        # squaring it doubles the scale's digits.
+        return _scale_bits(a) + _scale_bits(b) > limits.MAX_INT_BITS
+    return False
+
+
+def _scale_bits(v) -> int:
+    scale = getattr(v, "scale", None)
+    if scale is not None:
+        return scale.numerator.bit_length() + scale.denominator.bit_length()
+    return 1100 if isinstance(v, float) else 0  # an exact float: up to 1,075 bits
+
+
+def unknown_result(op: str, a, b):
+    """What a too-big `a <op> b` is: Unknown of its type (an unknown list for lists)."""
+    for v in (a, b):
+        if isinstance(v, ListVal):
+            return unknown_list("list" if v.kind == "list" else "tuple")
+    return UNKNOWN
+
+
+def too_many(n: int) -> bool:
+    """More items than a list, tuple or dict may hold."""
+    return n > limits.MAX_ITEMS
 
 
 def value_key(v, _seen=None):
