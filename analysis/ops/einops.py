@@ -427,12 +427,13 @@ def _transform(ctx, tensor, pattern, reduction, axes_lengths, op_label):
     if not isinstance(pattern, str):
         raise Unknowable("pattern is not a known string")
     operation, op_text = _operation(reduction)
-    if tensor is UNKNOWN:
+    try:
+        x = _input(ctx, tensor)
+    except Unknowable:
         # Nothing known of the input: a pattern that einops refuses for every rank still
         # fails (its rank-independent checks run); otherwise no verdict.
-        _pattern_check(ctx, pattern, operation, op_text, axes_lengths, op_label)
-        raise Unknowable("unknown input")
-    x = _input(ctx, tensor)
+        _pattern_check(ctx, pattern, operation, op_text, axes_lengths)
+        raise
     shape = x.shape
     prefix = (f'Error while processing {op_label if op_text is None else op_text}-reduction pattern "{pattern}". '
               # einops prints the stacked tensor's shape when given a list
@@ -454,7 +455,7 @@ def _transform(ctx, tensor, pattern, reduction, axes_lengths, op_label):
     return TensorValue(out.shape, out.dtype)
 
 
-def _pattern_check(ctx, pattern, operation, op_text, axes_lengths, op_label):
+def _pattern_check(ctx, pattern, operation, op_text, axes_lengths):
     if op_text is None:
         return
     try:
