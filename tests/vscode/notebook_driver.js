@@ -1,0 +1,164 @@
+// Drives code-server (real VS Code in the browser) on a Jupyter notebook, in headless Chromium.
+// usage: node notebook_driver.js <config.json>
+// config: { url, folder, file, shot, fail_shots, hover: { line, token, want }, squiggle: { line } }
+//   hover.line / squiggle.line: text a cell line contains; hover.token: the word to hover in it.
+// Prints one line "RESULT <json>" with what it saw; each step records its own outcome.
+const { chromium } = require('playwright-core');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const cfg = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+const result = { steps: {}, log: [] };
+const t0 = Date.now();
+const say = (...a) => {
+  const line = `[${((Date.now() - t0) / 1000).toFixed(1)}s] ` + a.join(' ');
+  result.log.push(line);
+  console.error(line);
+};
+
+// the editors of the notebook's cells (each cell is its own Monaco editor)
+const CELL_EDITORS = '.notebookOverlay .cell-editor-container .monaco-editor';
+
+let currentPage = null;
+
+async function step(name, fn) {
+  const s = Date.now();
+  try {
+    const r = await fn();
+    result.steps[name] = { ok: true, ms: Date.now() - s, ...(r || {}) };
+  } catch (e) {
+    result.steps[name] = { ok: false, ms: Date.now() - s, error: String((e && e.message) || e).split('\n')[0] };
+    if (cfg.fail_shots && currentPage) {
+      const p = path.join(cfg.fail_shots, `failed-${name}.png`);
+      await currentPage.screenshot({ path: p }).catch(() => {});
+      result.steps[name].screenshot = p;
+    }
+  }
+  say(name, JSON.stringify(result.steps[name]));
+  return result.steps[name];
+}
+
+// Screen box of `token` in the first cell line containing `lineText` (null if not drawn).
+// Measured on the drawn text itself (a DOM Range over Monaco's spans), not from a char width.
+async function tokenBox(page, lineText, token) {
+  return page.evaluate(({ lineText, token, CELL_EDITORS }) => {
+    const norm = (s) => s.replace(/\u00a0/g, ' ');
+    for (const ed of document.querySelectorAll(CELL_EDITORS)) {
+      for (const line of ed.querySelectorAll('.view-line')) {
+        const text = norm(line.textContent);
+        if (!text.includes(lineText)) continue;
+        const at = text.indexOf(token, text.indexOf(lineText));
+        if (at < 0) continue;
+        const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+        let seen = 0;
+        let node;
+        while ((node = walker.nextNode())) {
+          const len = node.textContent.length;
+          if (seen + len > at) {
+            const range = document.createRange();
+            range.setStart(node, at - seen);
+            range.setEnd(node, Math.min(len, at - seen + token.length));
+            const r = range.getBoundingClientRect();
+            return { x: r.left + r.width / 2, y: r.top + r.height / 2, text };
+          }
+          seen += len;
+        }
+      }
+    }
+    return null;
+  }, { lineText, token, CELL_EDITORS });
+}
+
+async function hoverToken(page, lineText, token, want, tries = 40) {
+  let last = '';
+  for (let i = 0; i < tries; i++) {
+    const box = await tokenBox(page, lineText, token);
+    if (!box) { await page.waitForTimeout(500); continue; }
+    await page.mouse.move(box.x - 3, box.y + 1);
+    await page.mouse.move(box.x, box.y, { steps: 3 });
+    try {
+      await page.waitForSelector('.monaco-hover-content', { timeout: 2500, state: 'visible' });
+      last = await page.locator('.monaco-hover-content').first().innerText();
+      if (want.test(last)) {
+        await page.waitForTimeout(800); // fade-in
+        return { ok: true, text: last, attempts: i + 1 };
+      }
+    } catch (e) { /* no hover yet: the server may still be starting */ }
+    await page.mouse.move(5, 5);
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(1000);
+  }
+  return { ok: false, text: last };
+}
+
+// Squiggles drawn in the cell editor that holds `lineText`: count and the lines they sit on.
+async function squiggles(page, lineText) {
+  return page.evaluate(({ lineText, CELL_EDITORS }) => {
+    const norm = (s) => s.replace(/\u00a0/g, ' ');
+    for (const ed of document.querySelectorAll(CELL_EDITORS)) {
+      const lines = [...ed.querySelectorAll('.view-line')];
+      if (!lines.some((l) => norm(l.textContent).includes(lineText))) continue;
+      const marks = [...ed.querySelectorAll('.squiggly-error')];
+      const on = marks.map((m) => {
+        const top = m.getBoundingClientRect().top;
+        const row = lines.find((l) => Math.abs(l.getBoundingClientRect().top - top) < 4);
+        return row ? norm(row.textContent) : null;
+      });
+      return { count: marks.length, lines: on };
+    }
+    return { count: -1, lines: [] };
+  }, { lineText, CELL_EDITORS });
+}
+
+(async () => {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'shapesense-chrome-'));
+  const ctx = await chromium.launchPersistentContext(profile, {
+    executablePath: cfg.chromium || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1400, height: 1000 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = ctx.pages()[0] || (await ctx.newPage());
+  currentPage = page;
+  page.on('pageerror', (e) => say('pageerror:', e.message));
+  try {
+    await step('workbench', async () => {
+      await page.goto(`${cfg.url}/?folder=${encodeURIComponent(cfg.folder)}`, { waitUntil: 'domcontentloaded' });
+      await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
+      await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
+    });
+    await step('open_notebook', async () => {
+      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: cfg.file }).first().click();
+      await page.waitForSelector(`${CELL_EDITORS} .view-lines`, { timeout: 60000 });
+      await page.waitForTimeout(1500);
+      const cells = await page.locator(CELL_EDITORS).count();
+      return { cells };
+    });
+    await step('hover', async () => {
+      const h = await hoverToken(page, cfg.hover.line, cfg.hover.token, new RegExp(cfg.hover.want));
+      await page.screenshot({ path: cfg.shot });
+      say('screenshot', cfg.shot);
+      if (!h.ok) throw new Error(`no hover matching ${cfg.hover.want} (last hover: ${JSON.stringify(h.text)})`);
+      return h;
+    });
+    await page.mouse.move(5, 5);
+    await page.keyboard.press('Escape');
+    await step('squiggle', async () => {
+      let s = { count: 0, lines: [] };
+      for (let i = 0; i < 30 && s.count < 1; i++) {
+        s = await squiggles(page, cfg.squiggle.line);
+        if (s.count < 1) await page.waitForTimeout(500);
+      }
+      if (s.count < 1) throw new Error(`no squiggle in the cell holding ${JSON.stringify(cfg.squiggle.line)}`);
+      return s;
+    });
+  } catch (e) {
+    say('driver error:', String(e && e.stack || e));
+  } finally {
+    console.log('RESULT ' + JSON.stringify(result));
+    await ctx.close().catch(() => {});
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+})();
