@@ -6,7 +6,8 @@ it waits for bytes that never come, and it allocates whatever length it is told.
 - A framing error (bad or missing Content-Length, a header with no body, a body that is
   not JSON where the framing looks wrong) is logged and the reader resynchronises on the
   next `Content-Length:` header, wherever it starts. A body that is JSON but framed too
-  long is answered, then the rest is resynchronised the same way.
+  long is answered, then the rest is resynchronised the same way. A correctly framed body
+  that is not a JSON object gets an error response (ParseError / InvalidRequest).
 - The stream ending in the middle of a message, a Content-Length over MAX_CONTENT_LENGTH,
   or a message (or a resynchronisation) that stalls for STALL_S with the client silent
   (it is waiting for an answer that cannot come) ends the server with status 1, so the
@@ -46,7 +47,6 @@ EXIT_WATCHDOG_S = 2.0  # the reader thread ends the process itself if the loop c
 
 _HEADER_START = re.compile(rb"content-length[ \t]*:", re.IGNORECASE)
 _NEXT_HEADER = re.compile(rb"[ \t\r\n]*content-length[ \t]*:", re.IGNORECASE)
-_WHITESPACE = b" \t\r\n"
 _DECODER = json.JSONDecoder()
 
 
@@ -159,9 +159,8 @@ class FrameReader:
 
     def _body(self, length: int) -> bytes:
         while True:
-            head = self._buf[: min(length, 64)].lstrip(_WHITESPACE)
-            if head and head[:1] not in (b"{", b"["):
-                raise FramingError("a body that does not start with a JSON object (a header without its body?)")
+            if _NEXT_HEADER.match(self._buf, 0, min(length, 64)):
+                raise FramingError("a header where a body should start (a header without its body?)")
             if len(self._buf) >= length:
                 break
             self._fill("in the middle of a message body")

@@ -21,9 +21,12 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 
 from raw_stdio import RawServer, frame, notification, request  # noqa: E402
 
+from shapesense.server.transport import STALL_S  # noqa: E402
+
 SLOW_SERVER = [sys.executable, str(pathlib.Path(__file__).resolve())]
 PROMPT_S = 5  # "ended promptly": far below the analysis it interrupts (120 s)
 INVALID_REQUEST = -32600
+PARSE_ERROR = -32700
 
 
 def _hover(msg_id: int, uri: str = "file:///nowhere/none.py", line: int = 0) -> dict:
@@ -69,6 +72,24 @@ def test_framing_error_resynchronises_on_the_next_header(server: RawServer, name
     server.send(_hover(3))  # and it keeps serving
     assert server.response(3)["result"] is None
     assert server.proc.poll() is None
+
+
+@pytest.mark.parametrize("body", [b"not json", b"{", b"\xff\xfe", b"null", b"[]", b'{"jsonrpc": "2.0"}'])
+def test_a_well_framed_body_that_is_no_message_gets_an_error_response(server: RawServer, body: bytes):
+    server.send_bytes(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    if body != b'{"jsonrpc": "2.0"}':  # (that one is a message of no known kind: logged, ignored)
+        assert server.response(None)["error"]["code"] in (PARSE_ERROR, INVALID_REQUEST)
+    server.send(_hover(2))
+    assert server.response(2)["result"] is None
+
+
+def test_a_well_framed_bad_body_then_silence_keeps_the_server(server: RawServer):
+    """Only a broken stream ends the server: a bad message followed by a pause does not."""
+    server.send_bytes(b"Content-Length: 8\r\n\r\nnot json")
+    server.response(None)
+    time.sleep(STALL_S + 1)
+    server.send(_hover(2))
+    assert server.response(2)["result"] is None
 
 
 def test_length_too_large_answers_the_message_it_framed(server: RawServer):
