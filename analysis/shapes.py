@@ -45,14 +45,14 @@ class Atom:
         self.kind = kind  # "sym" | "div" | "mod" | "max"
         self.args = args
         self._hash = hash((kind, args))
+        # Nodes of the tree it prints as (nested atoms count in full): see Expr.make.
+        self.size = 1 + sum(a.size if isinstance(a, Expr) else 1 for a in args)
 
     def __eq__(self, other):
         return isinstance(other, Atom) and self.kind == other.kind and self.args == other.args
 
     def __hash__(self):
         return self._hash
-        # Nodes of the tree it prints as (nested atoms count in full): see Expr.make.
-        self.size = 1 + sum(a.size if isinstance(a, Expr) else 1 for a in args)
 
     def sort_key(self):
         return (self.kind != "sym", str(self))
@@ -91,13 +91,13 @@ class Expr:
     def __init__(self, terms: dict):
         self.terms = terms
         self._hash = hash(frozenset(terms.items()))
+        self.size = sum(1 + sum(a.size for a in m) for m in terms)
 
     # -- construction ---------------------------------------------------------------
     @staticmethod
     def make(terms: dict) -> "Dim":
         terms = {m: c for m, c in terms.items() if c != 0}
         if not terms:
-        self.size = sum(1 + sum(a.size for a in m) for m in terms)
             return 0
         if len(terms) == 1 and () in terms:
             return terms[()]
@@ -221,21 +221,21 @@ def sub(a: Dim, b: Dim) -> Dim:
 
 def mul(a: Dim, b: Dim) -> Dim:
     if isinstance(a, int) and isinstance(b, int):
+        if a.bit_length() + b.bit_length() > MAX_INT_BITS:  # checked before it is built
+            return UNKNOWN
         return a * b
     if a is UNKNOWN or b is UNKNOWN:
         if a == 0 or b == 0:
             return 0
         return UNKNOWN
+    if len(_poly(a)) * len(_poly(b)) > MAX_EXPR_SIZE:  # the product's terms, before building it
+        return UNKNOWN
     terms: dict = {}
-        if a.bit_length() + b.bit_length() > MAX_INT_BITS:  # checked before it is built
-            return UNKNOWN
     for m1, c1 in _poly(a).items():
         for m2, c2 in _poly(b).items():
             m = tuple(sorted(m1 + m2, key=Atom.sort_key))
             terms[m] = terms.get(m, 0) + c1 * c2
     return Expr.make(terms)
-    if len(_poly(a)) * len(_poly(b)) > MAX_EXPR_SIZE:  # the product's terms, before building it
-        return UNKNOWN
 
 
 def floordiv(a: Dim, b: Dim) -> Dim:
