@@ -46,6 +46,13 @@ class ExpressionsMixin:
             a = self.eval(frame, node.left, env, record)
             b = self.eval(frame, node.right, env, record)
             v = self.binop(frame, node.op, a, b, node)
+        elif t is ir.OpChain:  # `a + b - c ...` left to right, one loop (ir.OpChain)
+            v = self.eval(frame, node.first, env, record)
+            left = node.first
+            for op, right, nid in zip(node.ops, node.rest, node.nids):
+                b = self.eval(frame, right, env, record)
+                v = self.binop(frame, op, v, b, ir.BinOp(nid, op, left, right))
+                left = ir.Node(nid)  # the partial result (no span)
         elif t is ir.UnaryOp:
             v = self.unaryop(frame, node.op, self.eval(frame, node.operand, env, record), node)
         elif t is ir.Compare:

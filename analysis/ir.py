@@ -67,6 +67,19 @@ class BinOp(Node):
 
 
 @dataclass(frozen=True)
+class OpChain(Node):
+    """`a + b - c + ...` (two operators or more of one precedence, left-associated), flat:
+    a chain of thousands of terms needs no deep recursion to lower, hash, compare, walk or
+    evaluate. `nids[i]` is the id of the partial result after `ops[i]` (the last is `nid`;
+    the others have no span, as the inner nodes of a nested BinOp had none)."""
+
+    first: Node
+    ops: tuple  # operator strings
+    rest: tuple  # the right operand of each operator
+    nids: tuple
+
+
+@dataclass(frozen=True)
 class UnaryOp(Node):
     op: str  # "-", "+", "~", "not"
     operand: Node

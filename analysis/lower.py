@@ -171,7 +171,7 @@ class _Lowerer:
         else:
             if self.log is not None:
                 self.log.append(f"lower:{key}")
-            before = set(self.units)
+            before = len(self.units)
             b = _UnitBuilder(self, key, key + ".<locals>.")
             if node.type == "lambdef":  # a def whose body is `return <expr>`
                 params = b.lambda_params(node)
@@ -180,7 +180,9 @@ class _Lowerer:
                 params = b.params(node)
                 body = b.suite(node.children[-1].children if node.children[-1].type == "suite" else [node.children[-1]])
             self._finish(b, key, body, params)
-            units = {k: self.units[k] for k in set(self.units) - before}
+            # The keys this def added are the last ones inserted (a copy of every key per
+            # def made lowering quadratic in the number of defs).
+            units = {k: self.units[k] for k in itertools.islice(reversed(self.units), len(self.units) - before)}
             units[key] = self.units[key]
             self.cache[key] = (code, units, start)
         self.units.update(units)
@@ -546,11 +548,17 @@ class _UnitBuilder:
             return self.atom_expr(node)
         if t in ("arith_expr", "term", "shift_expr", "and_expr", "xor_expr", "expr"):
             c = node.children
-            left = self.expr(c[0])
+            first = self.expr(c[0])
+            ops, rest, nids = [], [], []
             for i in range(1, len(c), 2):
-                right = self.expr(c[i + 1])
-                left = ir.BinOp(self._id(node) if i == len(c) - 2 else self._id(None), c[i].value, left, right)
-            return left
+                rest.append(self.expr(c[i + 1]))
+                ops.append(c[i].value)
+                nids.append(self._id(node) if i == len(c) - 2 else self._id(None))
+            if len(ops) == 1:
+                return ir.BinOp(nids[0], ops[0], first, rest[0])
+            # Flat, however long (ir.OpChain): a nested BinOp per operator would recurse
+            # once per term everywhere the IR is hashed, compared or walked.
+            return ir.OpChain(nids[-1], first, tuple(ops), tuple(rest), tuple(nids))
         if t == "factor":
             return ir.UnaryOp(self._id(node), node.children[0].value, self.expr(node.children[1]))
         if t == "not_test":
