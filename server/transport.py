@@ -47,6 +47,7 @@ EXIT_WATCHDOG_S = 2.0  # the reader thread ends the process itself if the loop c
 
 _HEADER_START = re.compile(rb"content-length[ \t]*:", re.IGNORECASE)
 _NEXT_HEADER = re.compile(rb"[ \t\r\n]*content-length[ \t]*:", re.IGNORECASE)
+_LEADING_SPACE = re.compile(r"[ \t\r\n]*")
 _DECODER = json.JSONDecoder()
 
 
@@ -193,8 +194,7 @@ class FrameReader:
             body = self.read_body()
             try:
                 text = body.decode("utf-8")
-                start = len(text) - len(text.lstrip())
-                value, end = _DECODER.raw_decode(text, start)
+                value, end = _DECODER.raw_decode(text, _LEADING_SPACE.match(text).end())
             except ValueError as exc:  # UnicodeDecodeError included
                 if _HEADER_START.search(body) or (self._buf and not _NEXT_HEADER.match(self._buf)):
                     # framed too short (the rest follows) or too long (the next header is

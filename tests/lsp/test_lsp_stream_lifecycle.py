@@ -92,6 +92,12 @@ def test_a_well_framed_bad_body_then_silence_keeps_the_server(server: RawServer)
     assert server.response(2)["result"] is None
 
 
+def test_a_message_written_a_byte_at_a_time_is_read_whole(server: RawServer):
+    for byte in frame(_hover(2)):
+        server.send_bytes(bytes([byte]))
+    assert server.response(2)["result"] is None
+
+
 def test_length_too_large_answers_the_message_it_framed(server: RawServer):
     server.send_bytes(BROKEN_FRAMES["length too large"])
     server.send(_hover(2))
