@@ -85,3 +85,59 @@ def test_check_walks_the_same_folder(hostile: pathlib.Path):
                          capture_output=True, text=True, timeout=120, cwd=str(hostile.parent))
     assert "secret" not in out.stdout.lower()
     assert "not read" in out.stderr and "x.py" in out.stderr and "y.py" in out.stderr
+
+
+# -- the reader itself (analysis/disk.py), on what the folder tests cannot reach ----------------
+def test_devices_and_pipes_are_refused_without_blocking(tmp_path: pathlib.Path):
+    from shapesense.analysis.disk import SkippedFile, read_source_bytes
+
+    with pytest.raises(SkippedFile, match="a character device"):
+        read_source_bytes("/dev/zero", 1000)  # named directly: no workspace to leave
+    os.mkfifo(tmp_path / "p.py")
+    with pytest.raises(SkippedFile, match="a named pipe"):
+        read_source_bytes(str(tmp_path / "p.py"), 1000)
+
+
+def test_the_size_cap_counts_the_bytes_read_not_the_size_claimed():
+    from shapesense.analysis.disk import SkippedFile, read_source_bytes
+
+    status = "/proc/self/status"  # a regular file whose stat size is 0
+    if not os.path.exists(status) or os.stat(status).st_size != 0:
+        pytest.skip("needs Linux /proc")
+    with pytest.raises(SkippedFile, match="larger than 10 bytes"):
+        read_source_bytes(status, 10)
+    assert b"Name:" in read_source_bytes(status, 100_000)
+
+
+def test_links_inside_the_workspace_are_read(tmp_path: pathlib.Path):
+    from shapesense.analysis.disk import read_source_bytes
+
+    (tmp_path / "real.py").write_text("x = 1\n")
+    (tmp_path / "alias.py").symlink_to(tmp_path / "real.py")
+    assert read_source_bytes(str(tmp_path / "alias.py"), 100, [str(tmp_path)]) == b"x = 1\n"
+
+
+def test_a_pipe_swapped_in_after_the_check_does_not_block(tmp_path: pathlib.Path, monkeypatch):
+    """The check before opening says "regular file" (as if the pipe replaced the file just
+    after it); the non-blocking open and the check on the open file still refuse it."""
+    import threading
+
+    from shapesense.analysis import disk
+
+    fifo = tmp_path / "swap.py"
+    os.mkfifo(fifo)
+    regular = os.stat(__file__)
+    real_stat = os.stat
+    monkeypatch.setattr(disk.os, "stat", lambda p, *a, **k: regular if str(p) == str(fifo) else real_stat(p, *a, **k))
+    outcome = []
+
+    def read():
+        try:
+            disk.read_source_bytes(str(fifo), 1000)
+        except disk.SkippedFile as exc:
+            outcome.append(str(exc))
+
+    worker = threading.Thread(target=read, daemon=True)
+    worker.start()
+    worker.join(10)
+    assert outcome and "a named pipe" in outcome[0]
