@@ -226,6 +226,7 @@ class AnalysisWorker:
         deadline = started - spent + limits.budget_ms / 1000 if limits.budget_ms else None
 
         def cancel() -> bool:
+            time.sleep(0)  # polled every few hundred engine steps: let the event loop in first
             if self.closed or is_current is not None and not is_current():
                 why.append("superseded")
             elif self._gives_way(path, size, started):
