@@ -248,3 +248,20 @@ def test_fit_cuts_before_a_top_level_statement():
         compile(kept, "prefix", "exec")  # whole statements only
     assert fit(text, 10 ** 6) == (text, None)
     assert fit("é" * 100, 150)[1] is not None  # bytes, not characters
+
+
+def test_solver_budget_per_analysis_leaves_queries_undecided_and_uncached():
+    """Past an analysis's solver budget a query that needs Z3 is "unknown" (no diagnostic
+    can come from it) and is not cached: the next analysis with time left decides it."""
+    from shapesense.analysis import shapes as S
+    from shapesense.analysis import solver
+
+    n, m = S.sym("budget_n"), S.sym("budget_m")
+    assumptions = [(S.eq(n, m * 2), "n = 2m")]
+    even = S.eq(n % 2, 0)
+    with solver.analysis_budget(0) as budget:
+        assert solver.check(assumptions, even)[0] == "unknown"
+        assert budget.skipped == 1
+    assert solver.check(assumptions, even)[0] == "valid"
+    with solver.analysis_budget(60_000) as budget:  # time left: answered (from the cache now)
+        assert solver.check(assumptions, even)[0] == "valid" and budget.skipped == 0
