@@ -87,10 +87,11 @@ def serve(args: argparse.Namespace) -> int:
     gc.set_threshold(5_000, 10, 10)
     server = build_server()
     if args.tcp:
-        from .transport import install_signal_handlers
+        from .transport import end_process, install_signal_handlers
 
         install_signal_handlers()
         server.start_tcp(*args.tcp)
+        end_process(0 if server.protocol._shutdown else 1)  # the client left: no thread may hold us
     else:
         server.start_io()  # ends the process itself (server/transport.py)
     return 0
