@@ -133,12 +133,19 @@ def _find(analysis: FileAnalysis, data: dict, same_version: bool) -> Fix | None:
 
 def _workspace_edit(ls: "ShapeLanguageServer", outcome: Outcome, fix: Fix) -> types.WorkspaceEdit:
     snap = outcome.snapshot
-    edits = convert.text_edits(fix, snap.index, ls.encoding)
+    # a notebook cell's index splits a fix over the cells it edits (features/notebooks.py)
+    per_document = getattr(snap.index, "edits_per_document", None)
+    if per_document is not None:
+        parts = per_document(fix, ls.encoding)
+    else:
+        parts = [(snap.uri, snap.version, convert.text_edits(fix, snap.index, ls.encoding))]
     ws = ls.client_capabilities.workspace
     if ws and ws.workspace_edit and ws.workspace_edit.document_changes:
-        doc = types.OptionalVersionedTextDocumentIdentifier(uri=snap.uri, version=snap.version)
-        return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(text_document=doc, edits=edits)])
-    return types.WorkspaceEdit(changes={snap.uri: edits})
+        return types.WorkspaceEdit(document_changes=[
+            types.TextDocumentEdit(text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version), edits=edits)
+            for uri, version, edits in parts
+        ])
+    return types.WorkspaceEdit(changes={uri: edits for uri, _, edits in parts})
 
 
 def _lazy_edits(ls: "ShapeLanguageServer") -> bool:

@@ -15,12 +15,13 @@ encodings), under a language id the scheduler does not analyse on its own.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from lsprotocol import types
 
 from shapesense.analysis.results import Diagnostic, FileAnalysis, Fix, Related, Span, TextEdit
 
+from .. import convert
 from ..documents import Change, LineIndex
 from ..guard import feature
 from ..notebook_map import NotebookText, Placement
@@ -84,24 +85,45 @@ def program_order(cells: list[Cell]) -> list[str]:
 # -- a cell as a view of the notebook's analysis -----------------------------------------
 
 
+# (uri, version, line index, first virtual line) of the cell holding a virtual line
+CellLocator = Callable[[int], "tuple[str, int, LineIndex, int] | None"]
+
+
 class CellIndex:
     """The line index a cell's results are converted with: engine positions are in the
-    virtual file, client positions in the cell (its own text decides the units)."""
+    virtual file, client positions in the cell (its own text decides the units). `text`
+    and `line` are the virtual file's, the text the engine's positions refer to (what
+    suppression comments are read from)."""
 
-    def __init__(self, cell: LineIndex, start: int):
+    def __init__(self, cell: LineIndex, start: int, whole: LineIndex, locate: CellLocator):
         self.cell = cell
         self.start = start
+        self.whole = whole
+        self._locate = locate
 
     @property
     def text(self) -> str:
-        return self.cell.text
+        return self.whole.text
 
     @property
     def line_count(self) -> int:
-        return self.cell.line_count
+        return self.whole.line_count
 
     def line(self, n: int) -> str:
-        return self.cell.line(n - self.start)
+        return self.whole.line(n)
+
+    def edits_per_document(self, fix: Fix, encoding: str) -> list[tuple[str, int, list[types.TextEdit]]]:
+        """(cell uri, cell version, edits) for each cell `fix` edits: a repair offered in
+        one cell may change the layer another cell defines."""
+        out: dict[str, tuple[str, int, list]] = {}
+        for edit in fix.edits:
+            found = self._locate(edit.span.start[0])
+            if found is None:
+                continue
+            uri, version, index, start = found
+            rng = convert.range_(index, _shift(edit.span, -start), encoding)
+            out.setdefault(uri, (uri, version, []))[2].append(types.TextEdit(range=rng, new_text=edit.new_text))
+        return list(out.values())
 
     def from_client(self, line: int, units: int, encoding: str) -> tuple[int, int]:
         cl, col = self.cell.from_client(line, units, encoding)
@@ -135,7 +157,7 @@ class Notebook:
     def cell(self, uri: str) -> Cell | None:
         return next((c for c in self.cells if c.uri == uri), None)
 
-    def view(self, whole: Outcome, uri: str, cell_text: LineIndex, cell_version: int) -> Outcome | None:
+    def view(self, whole: Outcome, uri: str, cell_text: LineIndex, cell_version: int, locate: CellLocator) -> Outcome | None:
         """Cell `uri`'s part of the notebook's analysis `whole` (cached per result)."""
         place = self.source.placements.get(uri)
         if place is None:
@@ -145,7 +167,8 @@ class Notebook:
         key = (uri, cell_version)
         hit = self._views[1].get(key)
         if hit is None:
-            snap = Snapshot(uri, whole.snapshot.path, cell_version, CellIndex(cell_text, place.start))
+            index = CellIndex(cell_text, place.start, whole.snapshot.index, locate)
+            snap = Snapshot(uri, whole.snapshot.path, cell_version, index)
             analysis = None if whole.analysis is None else self._cell_analysis(whole.analysis, place, cell_text)
             changed = None if whole.changed is None else (whole.changed[0] - place.start, whole.changed[1] - place.start)
             first = bool(self.source.order) and self.source.order[0] == uri
@@ -179,14 +202,23 @@ class Notebook:
             other = self.source.cell_at(rel.span.start[0])
             if other is not None:  # in another cell: that cell's URI and lines
                 related.append(Related(_shift(rel.span, -other.start), rel.message, other.uri))
-        fixes = tuple(f for f in (self._own_fix(f, place, import_line) for f in diag.fixes) if f)
+        fixes = tuple(f for f in (self._cells_fix(f, place, import_line) for f in diag.fixes) if f)
         return replace(diag, related=tuple(related), fixes=fixes)
+
+    def _cells_fix(self, fix: Fix, place: Placement, import_line: int) -> Fix | None:
+        """A repair may edit any cell (a code action's edit names each cell it changes);
+        kept when every edit lies inside one cell."""
+        for edit in fix.edits:
+            other = self.source.cell_at(edit.span.start[0])
+            if other is None or not other.holds(edit.span.end[0]):
+                return self._own_fix(fix, place, import_line)
+        return fix
 
     @staticmethod
     def _own_fix(fix: Fix, place: Placement, import_line: int) -> Fix | None:
-        """The fix as an edit of this cell alone: an import the engine would add at the
-        top of the file goes to the top of this cell; a fix that edits another cell is
-        left out (a cell's code action edits its own document)."""
+        """The fix as an edit of this cell alone (an annotation, which an inlay hint may
+        carry: a hint edits its own document): an import the engine would add at the top
+        of the file goes to the top of this cell; a fix that edits another cell is left out."""
         edits = []
         for edit in fix.edits:
             if place.holds(edit.span.start[0]) and place.holds(edit.span.end[0]):
@@ -255,7 +287,12 @@ class Notebooks:
 
         def make(whole: Outcome | None) -> Outcome | None:
             doc = self.ls.documents.get(uri)
-            return None if doc is None or whole is None else nb.view(whole, uri, doc.index, doc.version)
+            return None if doc is None or whole is None else nb.view(whole, uri, doc.index, doc.version, locate)
+
+        def locate(line: int):
+            place = nb.source.cell_at(line)
+            cell = self.ls.documents.get(place.uri) if place is not None else None
+            return None if cell is None else (place.uri, cell.version, cell.index, place.start)
 
         return nb.uri, make
 

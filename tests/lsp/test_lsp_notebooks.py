@@ -393,3 +393,54 @@ async def test_sample_notebook(real: LanguageClient):
     assert await _cell_diagnostics(real, uris[model_cell], version, want=lambda d: not _errors(d)) == []
     probs = find_position(last, "probs =", enc)
     assert await _hover_until(real, uris[-1], probs, "probs: Tensor[64, 10]") == "probs: Tensor[64, 10]"
+
+
+async def _actions(client: LanguageClient, uri: str, diag: types.Diagnostic) -> list[types.CodeAction]:
+    actions = await asyncio.wait_for(
+        client.text_document_code_action_async(types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=diag.range,
+            context=types.CodeActionContext(diagnostics=[diag], only=[types.CodeActionKind.QuickFix]),
+        )),
+        TIMEOUT,
+    )
+    out = []
+    for action in actions:
+        if action.edit is None:
+            action = await asyncio.wait_for(client.code_action_resolve_async(action), TIMEOUT)
+        out.append(action)
+    return out
+
+
+def _edited(edit: types.WorkspaceEdit) -> list[str]:
+    return [dc.text_document.uri for dc in edit.document_changes or []] or list(edit.changes or {})
+
+
+async def test_repair_in_one_cell_edits_the_cell_that_defines_the_layer(real: LanguageClient):
+    enc = encoding(real)
+    nb = Notebook(real, "layers.ipynb")
+    define, use = nb.open([
+        ("code", "import torch\nimport torch.nn as nn\nfc = nn.Linear(100, 10)\n"),
+        ("code", "x = torch.randn(8, 3456)\ny = fc(x)\n"),
+    ])
+    [err] = _errors(await _cell_diagnostics(real, use, 1))
+    assert err.range.start.line == 1 and "8x3456 and 100x10" in err.message
+    [fix] = [a for a in await _actions(real, use, err) if a.title == "Set in_features to 3456"]
+    assert _edited(fix.edit) == [define], fix.edit
+    if fix.edit.document_changes:
+        assert fix.edit.document_changes[0].text_document.version == 1
+    nb.edit(define, edits_for(fix.edit, define))
+    assert nb.text(define).splitlines()[2] == "fc = nn.Linear(3456, 10)"
+    assert await _cell_diagnostics(real, use, want=lambda d: not _errors(d)) == []
+    assert await _hover_until(real, use, find_position("x = torch.randn(8, 3456)\ny = fc(x)\n", "y", enc), "y: Tensor[8, 10]") == "y: Tensor[8, 10]"
+
+
+async def test_ignore_comment_in_a_cell(real: LanguageClient):
+    """`# shapesense: ignore[...]` is read from the cell's own line, and its quick fix writes it there."""
+    nb, (md, c1, c2, c3) = _open_mnist(real)
+    [err] = _errors(await _cell_diagnostics(real, c2, 1))
+    [ignore] = [a for a in await _actions(real, c2, err) if a.title.startswith("Ignore shape-mismatch")]
+    assert _edited(ignore.edit) == [c2]
+    version = nb.edit(c2, edits_for(ignore.edit, c2))
+    assert nb.text(c2).splitlines()[4] == "y = fc(h.flatten(1))  # shapesense: ignore[shape-mismatch]", nb.text(c2)
+    assert await _cell_diagnostics(real, c2, version, want=lambda d: not _errors(d)) == []
