@@ -93,6 +93,8 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
             out = fold(spec.name, out, s_args, s_kwargs)
         out = layout.propagate(spec.name, out, s_args, s_kwargs)
     except ShapeError as e:
+        if _has_unknown_value(s_args, s_kwargs, module):
+            return UNKNOWN  # a spec comparing an unknown `mode` with strings proves nothing
         _report_error(engine, site, e, args, module, spec)
         return UNKNOWN
     except (Unknowable, TypeError):
@@ -110,6 +112,24 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
         # Conditions the solver could not refute but did not warn about are assumed too:
         # later uses that contradict them are must-fail errors.
     return from_spec(out)
+
+
+def _has_unknown_value(s_args, s_kwargs, module) -> bool:
+    """Is an option (a module hyperparameter, a keyword, a positional argument after the
+    input) Unknown, at the top or inside a list, tuple or dict? The input itself is not:
+    specs reason about tensors of unknown shape, and a tensor of unknown dims is fine."""
+    def unknown(v, depth=0):
+        if v is UNKNOWN:
+            return True
+        if depth < 3 and isinstance(v, (list, tuple)):
+            return any(unknown(x, depth + 1) for x in v)
+        if depth < 3 and isinstance(v, dict):
+            return any(unknown(x, depth + 1) for x in v.values())
+        return False
+    values = list(s_args[1:]) + list(s_kwargs.values())
+    if module is not None:
+        values += list(module.attrs.values())
+    return any(unknown(v) for v in values)
 
 
 def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
@@ -552,7 +572,8 @@ def binary_op(engine, op, a, b, site, inplace=False):
             # `out += identity` keeps out's shape: identity must broadcast to it.
             spec = REGISTRY.get("Tensor.__i" + left[2:])
             if spec is not None:
-                return run_op(engine, spec, [a, b], {}, site)
+                out = run_op(engine, spec, [a, b], {}, site)
+                return a if out is UNKNOWN else out  # in place: never another shape
         if is_tensor(a) and left:
             spec = REGISTRY.get("Tensor." + left)
             if spec is not None:

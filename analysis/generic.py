@@ -90,7 +90,21 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
         preserving = preserving and isinstance(out, TensorValue) and out.shape == trial.shape
     if not admitted:
         preserving = False
+    if informative and len(admitted) == 2 and max(admitted) - min(admitted) == 1 and _has_unbatched_form(spec.name):
+        admitted = {max(admitted)}  # the batched form (N, C, ...) of a conv, pool or pad
     return frozenset(admitted) if informative else None, pins, preserving
+
+
+# Ops taking an input with or without a leading batch dim, (C, L) or (N, C, L): two
+# admitted ranks mean the unbatched and the batched form, and model code batches. Other
+# ops with two ranks (BatchNorm1d takes (N, C) and (N, C, L)) leave the rank open.
+_UNBATCHED_FORM = ("conv", "pool", "pad", "upsample", "interpolate", "instancenorm",
+                   "pixelshuffle", "pixelunshuffle", "fold", "unfold", "localresponsenorm")
+
+
+def _has_unbatched_form(name: str) -> bool:
+    short = name.rsplit(".", 1)[-1].lower().replace("_", "")
+    return any(k in short for k in _UNBATCHED_FORM) and "batchnorm" not in short
 
 
 def _undecided(cond, required: list):
@@ -176,9 +190,9 @@ def decide_input(param: str, uses: list, first: bool):
             names = names or data
     if not ranks:
         return None  # the uses disagree: say nothing
-    if len(ranks) == len(range(0, MAX_RANK + 1)) or max(ranks) == MAX_RANK:
-        return TensorValue(None)  # any rank (elementwise, linear): the rank stays unknown
-    rank = max(ranks)  # the batched form when the unbatched one is legal too
+    if len(ranks) != 1:
+        return TensorValue(None)  # several ranks fit (elementwise, linear, BatchNorm1d): open
+    rank = next(iter(ranks))
     if names is None or len(names) != rank:
         base = _CONVENTIONAL.get(rank) or tuple(f"d{i}" for i in range(rank))
         names = base if first else tuple(f"{param}_{n}" for n in base)

@@ -28,6 +28,12 @@ class _Unknown:
     def __reduce__(self):
         return (_Unknown, ())
 
+    def __bool__(self):
+        # `if ceil_mode:` in a spec with an unknown flag must not pick a branch: it makes
+        # the result Unknown (ops.spec.Unknowable), never a claim.
+        from .ops.spec import Unknowable
+        raise Unknowable("the truth of an unknown value")
+
 
 UNKNOWN = _Unknown()
 

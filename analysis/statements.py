@@ -435,7 +435,12 @@ class StatementsMixin:
             self._mutated(obj)
             obj.attrs[name] = value
             inner = obj.attrs.get("__container__")
-            if isinstance(inner, Container) and name != "__container__" and _is_module_value(value):
+            if isinstance(inner, Container) and name != "__container__" and value is UNKNOWN:
+                # An attribute of a Sequential subclass may be a layer torch registers and
+                # runs: one we cannot see makes the container's forward unknown.
+                self._mutated(inner)
+                inner.unknown = True
+            elif isinstance(inner, Container) and name != "__container__" and _is_module_value(value):
                 # nn.Sequential & co. register submodules assigned as attributes, in order.
                 keys = inner.keys if inner.keys is not None else []
                 if name in keys:
