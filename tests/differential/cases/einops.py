@@ -8,6 +8,7 @@ unused keyword, two unknowns in one group). Real einops 0.8 decides every case.
 """
 from __future__ import annotations
 
+import math
 import random
 
 from ..case import Case, T
@@ -250,7 +251,7 @@ for i in range(40):  # generated: axes before and after `*`, inputs of several r
     elif i % 5 == 2 and before:
         shapes[0] = (lead[0] + 1,) + shapes[0][1:]  # a leading axis that does not match
     add(Case("einops.pack", ([T(*s) for s in shapes], pattern)))
-    total = sum(1 if not p else __import__("math").prod(p) for p in packed)
+    total = sum(1 if not p else math.prod(p) for p in packed)
     asked = [list(p) for p in packed]
     if i % 4 == 1:
         asked[rng.randrange(len(asked))].append(-1) if i % 8 == 1 else asked[0].append(2)
