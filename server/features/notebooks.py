@@ -153,6 +153,7 @@ class Notebook:
     version: int = 0  # of the virtual document
     published: dict[str, list] = field(default_factory=dict)  # cell uri -> last diagnostics sent
     _views: tuple[object, dict] = field(default_factory=lambda: (None, {}))
+    _by_cell: dict[str, tuple[list, list]] = field(default_factory=dict)
 
     def cell(self, uri: str) -> Cell | None:
         return next((c for c in self.cells if c.uri == uri), None)
@@ -164,6 +165,7 @@ class Notebook:
             return None
         if self._views[0] is not whole:
             self._views = (whole, {})
+            self._by_cell = self._split(whole.analysis)
         key = (uri, cell_version)
         hit = self._views[1].get(key)
         if hit is None:
@@ -177,17 +179,30 @@ class Notebook:
             )
         return hit
 
+    def _split(self, analysis: FileAnalysis | None) -> dict[str, tuple[list, list]]:
+        """The facts and diagnostics of each cell, in one pass over the analysis."""
+        out: dict[str, tuple[list, list]] = {}
+        if analysis is None:
+            return out
+        for kind, items in ((0, analysis.facts), (1, analysis.diagnostics)):
+            for item in items:
+                place = self.source.cell_at(item.span.start[0])
+                if place is not None:
+                    out.setdefault(place.uri, ([], []))[kind].append(item)
+        return out
+
     def _cell_analysis(self, whole: FileAnalysis, place: Placement, cell_text: LineIndex) -> FileAnalysis:
         magic_first = cell_text.line(0).lstrip().startswith("%%")
         import_line = place.start + (1 if magic_first else 0)
-        diags = [self._localize(d, place, import_line) for d in whole.diagnostics if place.holds(d.span.start[0])]
+        facts, diags = self._by_cell.get(place.uri, ([], []))
+        diags = [self._localize(d, place, import_line) for d in diags]
 
         def annotations() -> list[Fix]:
             return [f for f in (self._own_fix(f, place, import_line) for f in whole.annotation_fixes()) if f]
 
         return FileAnalysis(
             whole.path,
-            facts=[f for f in whole.facts if place.holds(f.span.start[0])],
+            facts=facts,
             diagnostics=diags,
             unknown_ops=whole.unknown_ops,
             make_annotations=annotations,

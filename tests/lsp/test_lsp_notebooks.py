@@ -16,6 +16,8 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from shapesense.server.notebook_map import NotebookText, python_source
+
 from lsp_helpers import (
     REAL_SERVER,
     TIMEOUT,
@@ -30,8 +32,6 @@ from lsp_helpers import (
     pulls,
     wait_until,
 )
-
-pytestmark = pytest.mark.asyncio
 
 SAMPLE = pathlib.Path(__file__).parents[2] / "samples" / "notebook_mnist.ipynb"
 MARKDOWN = "# MNIST, one cell at a time\n\nThe `Linear` in cell 2 is wrong.\n"
@@ -205,6 +205,7 @@ def _open_mnist(client: LanguageClient) -> tuple[Notebook, list[str]]:
     return nb, uris
 
 
+@pytest.mark.asyncio
 async def test_capability_is_advertised(real: LanguageClient):
     sync = real.init_result.capabilities.notebook_document_sync
     assert sync is not None
@@ -213,6 +214,7 @@ async def test_capability_is_advertised(real: LanguageClient):
     assert [c.language for c in selector.cells] == ["python"]
 
 
+@pytest.mark.asyncio
 async def test_cells_are_one_program(real: LanguageClient):
     enc = encoding(real)
     nb, (md, c1, c2, c3) = _open_mnist(real)
@@ -247,6 +249,7 @@ async def test_cells_are_one_program(real: LanguageClient):
     }, labels
 
 
+@pytest.mark.asyncio
 async def test_quick_fix_in_a_cell(real: LanguageClient):
     enc = encoding(real)
     nb, (md, c1, c2, c3) = _open_mnist(real)
@@ -274,6 +277,7 @@ async def test_quick_fix_in_a_cell(real: LanguageClient):
     assert await _hover(real, c2, find_position(fixed, "y = fc", enc)) == "y: Tensor[64, 10]"
 
 
+@pytest.mark.asyncio
 async def test_annotation_action_in_a_later_cell_brings_its_import(real: LanguageClient):
     """An annotation whose import the engine would put at the top of the file lands at
     the top of the cell it is for: a cell's action edits only that cell."""
@@ -300,6 +304,7 @@ async def test_annotation_action_in_a_later_cell_brings_its_import(real: Languag
     assert "64, 784" in annotated or "64 784" in annotated, annotated
 
 
+@pytest.mark.asyncio
 async def test_cell_edit_updates_other_cells(real: LanguageClient):
     enc = encoding(real)
     nb, (md, c1, c2, c3) = _open_mnist(real)
@@ -314,6 +319,7 @@ async def test_cell_edit_updates_other_cells(real: LanguageClient):
     assert "32x3456 and 100x10" in err.message
 
 
+@pytest.mark.asyncio
 async def test_removed_and_inserted_cells(real: LanguageClient):
     enc = encoding(real)
     nb, (md, c1, c2, c3) = _open_mnist(real)
@@ -334,6 +340,7 @@ async def test_removed_and_inserted_cells(real: LanguageClient):
     assert err.range.start.line == 4
 
 
+@pytest.mark.asyncio
 async def test_execution_order_decides(real: LanguageClient):
     """Cells that ran are laid out by execution count; cells never run come after them."""
     enc = encoding(real)
@@ -346,6 +353,7 @@ async def test_execution_order_decides(real: LanguageClient):
     assert await _hover(real, never, find_position("y = x\n", "y", enc)) == "y: Tensor[2, 3]"
 
 
+@pytest.mark.asyncio
 async def test_close_clears_cells(real: LanguageClient):
     nb, (md, c1, c2, c3) = _open_mnist(real)
     assert _errors(await _cell_diagnostics(real, c2, 1))
@@ -358,6 +366,7 @@ async def test_close_clears_cells(real: LanguageClient):
     assert await _hover_until(real, c3, types.Position(1, 20), None) is None
 
 
+@pytest.mark.asyncio
 async def test_sample_notebook(real: LanguageClient):
     """samples/notebook_mnist.ipynb, read the way an editor hands a .ipynb over: the bug
     and its repair in the model's cell, the driver's shapes in the last cell."""
@@ -416,6 +425,7 @@ def _edited(edit: types.WorkspaceEdit) -> list[str]:
     return [dc.text_document.uri for dc in edit.document_changes or []] or list(edit.changes or {})
 
 
+@pytest.mark.asyncio
 async def test_repair_in_one_cell_edits_the_cell_that_defines_the_layer(real: LanguageClient):
     enc = encoding(real)
     nb = Notebook(real, "layers.ipynb")
@@ -435,6 +445,7 @@ async def test_repair_in_one_cell_edits_the_cell_that_defines_the_layer(real: La
     assert await _hover_until(real, use, find_position("x = torch.randn(8, 3456)\ny = fc(x)\n", "y", enc), "y: Tensor[8, 10]") == "y: Tensor[8, 10]"
 
 
+@pytest.mark.asyncio
 async def test_ignore_comment_in_a_cell(real: LanguageClient):
     """`# shapesense: ignore[...]` is read from the cell's own line, and its quick fix writes it there."""
     nb, (md, c1, c2, c3) = _open_mnist(real)
@@ -444,3 +455,37 @@ async def test_ignore_comment_in_a_cell(real: LanguageClient):
     version = nb.edit(c2, edits_for(ignore.edit, c2))
     assert nb.text(c2).splitlines()[4] == "y = fc(h.flatten(1))  # shapesense: ignore[shape-mismatch]", nb.text(c2)
     assert await _cell_diagnostics(real, c2, version, want=lambda d: not _errors(d)) == []
+
+
+
+# -- the cell <-> virtual file mapping, without a server --------------------------------------
+
+
+@pytest.mark.parametrize("cell, python", [
+    ("%matplotlib inline\nimport torch", "pass\nimport torch"),
+    ("!pip install einops\nfiles = !ls\nt = %time f()", "pass\npass\npass"),
+    ("x?\n??x\ntorch.randn??", "pass\npass\npass"),
+    ("if True:\n    %time y = 1\n    !ls", "if True:\n    pass\n    pass"),
+    ("%%bash\necho hi\nls -la", "pass\n\n"),
+    ("%%time\nx = 1\n!ls \\\n  -la\ny = 2", "pass\nx = 1\npass\n\ny = 2"),
+    # Python that only looks like IPython: strings, brackets, operators, comments
+    ("s = \"\"\"\n!not shell\n%not magic\n\"\"\"", "s = \"\"\"\n!not shell\n%not magic\n\"\"\""),
+    ("a = (1,\n  %2)", "a = (1,\n  %2)"),
+    ("x != 3\nx %= 2\nprint('why?')  # really?", "x != 3\nx %= 2\nprint('why?')  # really?"),
+    ("a\r\n%ls\r\nb", "a\r\npass\r\nb"),
+])
+def test_ipython_lines_become_pass(cell, python):
+    assert python_source(cell) == python
+
+
+def test_cells_laid_out_line_for_line():
+    text = NotebookText()
+    text.set_cell("a", "x = 1\n")
+    text.set_cell("b", "%ls\ny = x")
+    text.set_cell("c", "z = y")
+    assert text.layout(["b", "a", "c"]) == "pass\ny = x\nx = 1\n\nz = y"
+    assert [(p.uri, p.start, p.lines) for p in text.placements.values()] == [("b", 0, 2), ("a", 2, 2), ("c", 4, 1)]
+    assert [text.cell_at(n).uri for n in range(5)] == ["b", "b", "a", "a", "c"]
+    assert text.cell_at(5) is None
+    text.drop_cell("a")
+    assert text.layout(["b", "a", "c"]) == "pass\ny = x\nz = y"
