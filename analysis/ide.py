@@ -1,6 +1,8 @@
 """Turning an engine run into plain results: facts, diagnostics, fixes, annotations."""
 from __future__ import annotations
 
+import re
+
 from . import shapes as S
 from .ops.spec import TensorValue
 from .results import Diagnostic, FileAnalysis, Fix, Related, ShapeFact, Span, TextEdit
@@ -8,6 +10,7 @@ from functools import lru_cache
 
 from .values import ListVal, value_key
 from .lower import LOCAL_BITS
+from .ir import HEADER_NID
 
 
 @lru_cache(maxsize=4096)
@@ -275,6 +278,108 @@ def _unit_facts(engine, path, unit_key, entries, widened) -> list:
             variants = variants + ("…",)
         origin = "; ".join(sorted(origins.get(nid, []))[:3])
         out.append((nid, value_text(joined), origin or _origin_text(vals), nid in targets, variants))
+    contract = _contract(engine, unit_key, entries, widened)
+    if contract is not None:
+        out.append(contract)
+    return out
+
+
+def _contract(engine, unit_key, entries, widened):
+    """The def's inferred contract over the contexts that ran it, as a fact on its name:
+    `(x: Tensor[N, 3, H, W]) -> Tensor[N, num_classes]`, or None when no input or result is
+    a tensor. Each parameter and the result are joined over the contexts, like any fact."""
+    params: dict = {}
+    results: list = []
+    for e in entries:
+        key = e.key
+        if e.unit_key != unit_key or len(key) != 5 or not isinstance(key[3], tuple):
+            continue
+        for name, v in key[3]:
+            if name != "self":
+                params.setdefault(name, []).append(v)
+        results.append(e.result)
+    if not results:
+        return None
+
+    def joined(vals):
+        vals = sorted(vals, key=value_text)
+        out = _join_all(engine, vals)
+        return _unknown_dims(out) if widened else out
+
+    shown = [(n, joined(vs)) for n, vs in params.items()]
+    result = joined([r for r in results if r is not None]) if any(r is not None for r in results) else None
+    if not any(isinstance(v, (TensorValue, ListVal)) for _, v in shown + [("", result)]):
+        return None
+    args = ", ".join(f"{n}: {value_text(v)}" if isinstance(v, (TensorValue, ListVal)) else n for n, v in shown)
+    tail = f" -> {value_text(result)}" if isinstance(result, (TensorValue, ListVal)) else ""
+    variants = ()
+    if len(results) > 1:
+        texts = {value_text(r) for r in results if isinstance(r, (TensorValue, ListVal))}
+        variants = tuple(sorted(texts)) if len(texts) > 1 else ()
+    return (HEADER_NID, f"({args}){tail}", CONTRACT_ORIGIN, False, variants)
+
+
+CONTRACT_ORIGIN = "the inferred contract"
+_JAX_DIM = re.compile(r"^(?:[A-Za-z_][A-Za-z_0-9]*|\d+)$")
+
+
+def _jax_dims(shape: str):
+    """`Tensor[N, 3, H, W]` as jaxtyping's "N 3 H W", or None when a dim is not a name or
+    an int (an expression or `?` has no faithful jaxtyping spelling)."""
+    if not shape.startswith("Tensor[") or not shape.endswith("]"):
+        return None
+    dims = [d.strip() for d in shape[len("Tensor["):-1].split(",")] if shape != "Tensor[]" else []
+    if not all(_JAX_DIM.match(d) for d in dims):
+        return None
+    return " ".join(dims)
+
+
+def _contract_fix(f, line, has_jax, import_line):
+    """Annotate a one-line def header with its contract: each tensor parameter and the
+    result whose dims are names or ints (jaxtyping reads them back as the same symbols)."""
+    header = line.rstrip("\r\n")
+    if not header.rstrip().endswith(":") or "(" not in header:
+        return None
+    contract = f.shape
+    params_text, _, result_text = contract.partition(" -> ")
+    edits = []
+    for part in _split_top(params_text[1:-1]):
+        name, sep, shape = part.partition(": ")
+        dims = _jax_dims(shape) if sep else None
+        if dims is None:
+            continue
+        m = re.search(r"[(,]\s*(" + re.escape(name) + r")\s*(?=[,)=])", header)
+        if m is None:
+            continue
+        at = m.end(1)
+        edits.append(TextEdit(Span((f.span.start[0], at), (f.span.start[0], at)), f': Float[Tensor, "{dims}"]'))
+    dims = _jax_dims(result_text) if result_text else None
+    if dims is not None and "->" not in header:
+        close = header.rstrip().rfind(")")
+        if close > 0:
+            at = close + 1
+            edits.append(TextEdit(Span((f.span.start[0], at), (f.span.start[0], at)), f' -> Float[Tensor, "{dims}"]'))
+    if not edits:
+        return None
+    if not has_jax:
+        here = (import_line, 0)
+        edits.insert(0, TextEdit(Span(here, here), "from jaxtyping import Float\nfrom torch import Tensor\n"))
+    return Fix(f"Annotate {f.text} with its inferred shapes (jaxtyping)", tuple(edits), "refactor.rewrite")
+
+
+def _split_top(text: str) -> list:
+    """Split on commas outside brackets."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch in "[("
+        depth -= ch in "])"
+        cur += ch
+    if cur.strip():
+        out.append(cur.strip())
     return out
 
 
@@ -294,6 +399,12 @@ def _annotation_maker(host, path, facts, style):
     def make() -> list:
         out = []
         for f in facts:
+            if f.origin == CONTRACT_ORIGIN:
+                fix = _contract_fix(f, lines[f.span.start[0]], has_jax, import_line) \
+                    if style == "jaxtyping" and f.span.start[0] < len(lines) else None
+                if fix is not None:
+                    out.append(fix)
+                continue
             if not f.is_target or f.variants or "?" in f.shape or not f.shape.startswith("Tensor[") \
                     or f.shape == "Tensor[...]":
                 continue

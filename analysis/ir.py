@@ -16,6 +16,9 @@ class Node:
     nid: int
 
 
+HEADER_NID = -1  # the span of a def's name in its own unit's span table
+
+
 # -- expressions ------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Name(Node):

@@ -178,6 +178,8 @@ class _Lowerer:
                 body = (ir.Return(b._id(node.children[-1]), b.expr(node.children[-1])),)
             else:
                 params = b.params(node)
+                name = node.children[1]  # where a hover shows the def's contract (ide)
+                b.spans[ir.HEADER_NID] = (name.start_pos, node_end(name))
                 body = b.suite(node.children[-1].children if node.children[-1].type == "suite" else [node.children[-1]])
             self._finish(b, key, body, params)
             # The keys this def added are the last ones inserted (a copy of every key per

@@ -1,0 +1,50 @@
+"""Model code with no example call, over real LSP: symbolic hovers and the contract."""
+from __future__ import annotations
+
+import asyncio
+import pathlib
+
+import pytest
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from lsp_helpers import TIMEOUT, encoding, find_position, hover_first_line, open_doc
+
+pytestmark = pytest.mark.asyncio
+
+SAMPLES = pathlib.Path(__file__).parent.parent.parent / "samples"
+
+
+async def _hover(client, uri, pos):
+    return await asyncio.wait_for(client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos)), TIMEOUT)
+
+
+async def _hover_until(client, uri, pos, want):
+    """Hover until the analysis of the just-opened file answers (bounded)."""
+    for _ in range(100):
+        h = await _hover(client, uri, pos)
+        if h is not None and hover_first_line(h) == want:
+            return h
+        await asyncio.sleep(0.1)
+    return h
+
+
+async def test_symbolic_hover_and_contract_without_a_driver(real: LanguageClient):
+    enc = encoding(real)
+    path = real.root / "resnet_nodriver.py"
+    text = (SAMPLES / "resnet_nodriver.py").read_text()
+    path.write_text(text)
+    uri = path.as_uri()
+    open_doc(real, uri, text)
+    out_line = find_position(text, "out = self.conv1(x)", enc)
+    h = await _hover_until(real, uri, out_line, "out: Tensor[N, planes, (H - 1)//stride + 1, (W - 1)//stride + 1]")
+    assert hover_first_line(h) == "out: Tensor[N, planes, (H - 1)//stride + 1, (W - 1)//stride + 1]"
+    stem = text.index("class Stem")
+    header = find_position(text[stem:], "def forward", enc, delta=len("def "))
+    at = types.Position(header.line + text[:stem].count("\n"), header.character)
+    contract = await _hover(real, uri, at)
+    assert hover_first_line(contract) == "forward: (x: Tensor[N, 3, H, W]) -> Tensor[N, num_classes]"
+    # no squiggle on a correct model with no caller
+    await asyncio.sleep(0.5)
+    assert not [d for d in real.published if d.uri == uri and d.diagnostics]
