@@ -17,7 +17,8 @@ it waits for bytes that never come, and it allocates whatever length it is told.
   must not keep it alive. Status per the protocol: 0 after `shutdown`, else 1; a signal
   ends it as that signal does.
 
-Reading happens on a daemon thread; messages are handled on the event loop in order, each
+Only the protocol writes to stdout (anything else printed goes to stderr). Reading happens
+on a daemon thread; messages are handled on the event loop in order, each
 given one loop turn before the next (as pygls does), so a handler's first step (didClose)
 runs before the following message (didOpen).
 """
@@ -248,9 +249,19 @@ def serve_stdio(server: Any, stdin: BinaryIO | None = None, stdout: BinaryIO | N
     ends it; never returns."""
     fd = (stdin or sys.stdin.buffer).fileno()
     server._stop_event = threading.Event()  # pygls checks it exists
-    server.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+    server.protocol.set_writer(StdoutWriter(stdout or _private_stdout()))
     install_signal_handlers()
     asyncio.run(_dispatch(server, FrameReader(fd)))
+
+
+def _private_stdout() -> BinaryIO:
+    """The protocol's own handle on stdout; file descriptor 1 and `sys.stdout` then point
+    at stderr, so a stray print (ours, a library's, C code's) cannot corrupt the stream."""
+    sys.stdout.flush()
+    channel = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return channel
 
 
 async def _dispatch(server: Any, reader: FrameReader) -> None:

@@ -50,6 +50,7 @@ class RawServer:
         self.notifications: list[dict] = []
         self.responses: dict[Any, dict] = {}  # arrived while waiting for something else
         self.stderr = b""
+        self.corrupt: bytes | None = None  # a line on stdout that is not a header
         threading.Thread(target=self._read_stdout, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
 
@@ -66,7 +67,11 @@ class RawServer:
                 line = line.strip()
                 if not line:
                     break
-                name, _, value = line.partition(b":")
+                name, sep, value = line.partition(b":")
+                if not sep:  # not a header: the server wrote something else to stdout
+                    self.corrupt = line
+                    self.messages.put(None)
+                    return
                 if name.lower() == b"content-length":
                     length = int(value)
             body = out.read(length)
@@ -95,7 +100,7 @@ class RawServer:
             except queue.Empty:
                 raise AssertionError(f"no {what} in time") from None
             if msg is None:
-                raise AssertionError(f"server closed its output before {what}")
+                raise AssertionError(f"server closed its output before {what} (not a header: {self.corrupt!r})")
             if "method" in msg and "id" in msg:
                 self.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
                 continue

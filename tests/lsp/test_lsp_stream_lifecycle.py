@@ -6,7 +6,7 @@ stdin, SIGINT, SIGTERM), and a reopened document answered from its new text.
 Run as a script, this file is the server on a slow stand-in engine: a text containing
 `SLOW<seconds>` keeps the analysis thread busy (in Python, holding the GIL as the real
 engine does) after writing `<path>.started`, so a test knows an analysis is running; with
-`TAG<word>` every fact's origin says `tag <word>`."""
+`TAG<word>` every fact's origin says `tag <word>`; `PRINT` prints to stdout (Python and fd 1)."""
 from __future__ import annotations
 
 import os
@@ -128,6 +128,23 @@ def test_eof_in_the_middle_of_a_body_is_an_error_exit(server: RawServer):
     server.close_stdin()
     status = server.wait_exit(PROMPT_S)
     assert status not in (None, 0)
+
+
+def test_what_the_engine_prints_does_not_reach_the_stream(tmp_path: pathlib.Path):
+    srv = RawServer(SLOW_SERVER)
+    try:
+        srv.initialize(tmp_path.as_uri())
+        uri = (tmp_path / "p.py").as_uri()
+        srv.send(_open(uri, "x = 123  # PRINT\n"))
+        srv.send(_hover(1, uri))
+        assert "x: Tensor[" in srv.response(1)["result"]["contents"]["value"]
+        srv.send(request(2, "shutdown"))
+        srv.response(2)
+        srv.send(notification("exit"))
+        assert srv.wait_exit(PROMPT_S) == 0
+        assert b"printed by the engine" in srv.stderr and b"written to fd 1" in srv.stderr
+    finally:
+        srv.kill()
 
 
 # -- lifecycle -------------------------------------------------------------------------------
@@ -254,6 +271,9 @@ if __name__ == "__main__":  # the server on the slow stand-in engine (see the do
                 end = time.monotonic() + int(slow.group(1))
                 while time.monotonic() < end:
                     sum(range(1000))
+            if "PRINT" in self.texts.get(path, ""):
+                print("printed by the engine")
+                os.write(1, b"written to fd 1 by C code\n")
             result = super().analyze(path)
             tag = re.search(r"TAG(\w+)", self.texts.get(path, ""))
             if tag:
