@@ -322,7 +322,9 @@ async function outputText(page) {
           const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
           const pgrp = parseInt(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2], 10);
           const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-          return pgrp === cfg.pgid && cmd.includes('shapesense') && cmd.includes('serve');
+          // the extension runs `<python> -I -u <ext>/bundled/tool/launch.py [--bundled] serve --stdio`
+          const server = cmd.some((a) => a === 'shapesense' || a.endsWith(path.join('bundled', 'tool', 'launch.py')));
+          return pgrp === cfg.pgid && server && cmd.includes('serve');
         } catch (e) { return false; }
       });
       if (pids.length !== 1) throw new Error(`expected one server process in group ${cfg.pgid}, found ${pids}`);

@@ -104,9 +104,14 @@ def e2e_env() -> dict:
 
 
 def _run_scenario(
-    e2e_env: dict, tmp: Path, scenario: str, interpreter: str, shot: str = "", toast: str = ""
+    e2e_env: dict, tmp: Path, scenario: str, interpreter: str | None, shot: str = "", toast: str = "",
+    trust: bool = False, prepare=None, extra: dict | None = None,
 ) -> dict:
-    """Start code-server with the .vsix, run driver.js, always stop the process group."""
+    """Start code-server with the .vsix, run driver.js, always stop the process group.
+
+    interpreter None: no `shapesense.interpreter` setting (the extension finds python3);
+    trust: Workspace Trust on, and the folder opens untrusted (Restricted Mode);
+    prepare(folder): adds files to the workspace copy; extra: more driver.js config."""
     node_bin = Path(e2e_env["SHAPESENSE_NODE_DIR"]) / "bin"
     cs = e2e_env["SHAPESENSE_CODE_SERVER"]
     env = dict(os.environ)
@@ -115,13 +120,19 @@ def _run_scenario(
         env[f"XDG_{name}_HOME"] = str(tmp / "xdg" / name.lower())
     ud, ext = tmp / "user-data", tmp / "extensions"
     (ud / "User").mkdir(parents=True)
-    settings = dict(USER_SETTINGS, **{"shapesense.interpreter": interpreter,
-                                      "shapesense.trace.server": os.environ.get("SHAPESENSE_E2E_TRACE", "messages")})
+    settings = dict(USER_SETTINGS, **{"shapesense.trace.server": os.environ.get("SHAPESENSE_E2E_TRACE", "messages")})
+    if interpreter is not None:
+        settings["shapesense.interpreter"] = interpreter
+    if trust:
+        settings["security.workspace.trust.enabled"] = True
+        settings["security.workspace.trust.startupPrompt"] = "never"
     (ud / "User" / "settings.json").write_text(json.dumps(settings, indent=2))
     config = tmp / "config.yaml"
     config.write_text("auth: none\ncert: false\n")
     folder = tmp / "workspace"
     shutil.copytree(HERE / "workspace", folder)
+    if prepare:
+        prepare(folder)
     common = ["--config", str(config), "--user-data-dir", str(ud), "--extensions-dir", str(ext)]
 
     inst = subprocess.run(
@@ -137,7 +148,8 @@ def _run_scenario(
     with open(log_path, "w") as log:
         server = subprocess.Popen(
             [cs, *common, "--bind-addr", f"127.0.0.1:{port}", "--auth", "none",
-             "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust",
+             "--disable-telemetry", "--disable-update-check",
+             *([] if trust else ["--disable-workspace-trust"]),
              "--disable-getting-started-override", str(folder)],
             env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             start_new_session=True,  # setsid: extension hosts and the Python server join the group
@@ -164,6 +176,7 @@ def _run_scenario(
             "fail_shots": str(tmp),
             "shot": shot,
             "toast": toast,
+            **(extra or {}),
         }
         cfg_path = tmp / "driver.json"
         cfg_path.write_text(json.dumps(cfg))
@@ -177,6 +190,7 @@ def _run_scenario(
         result = json.loads(line[len("RESULT ") :])
         result["code_server_log"] = log_path.read_text()[-4000:]
         result["final_source"] = (folder / SAMPLE).read_text()
+        result["folder"] = str(folder)
         # the extension's output channel, as VS Code writes it to the logs folder
         logs = sorted((ud / "logs").glob("**/ShapeSense.log"))
         result["output_log"] = logs[-1].read_text() if logs else ""
@@ -215,13 +229,75 @@ def crashing_run(e2e_env, tmp_path_factory) -> dict:
     fake = tmp / "python-crashing"
     fake.write_text(
         "#!/bin/sh\n"
-        'if [ "$1" = "-m" ]; then echo "RuntimeError: shapesense test double refuses to serve" >&2; exit 1; fi\n'
+        'case " $* " in *" serve "*) echo "RuntimeError: shapesense test double refuses to serve" >&2; exit 1;; esac\n'
         f'exec "{sys.executable}" "$@"\n'
     )
     fake.chmod(0o755)
     return _run_scenario(
         e2e_env, tmp, "broken", str(fake), shot=str(tmp / "crashing.png"), toast="failed to start"
     )
+
+
+# Modules a cloned repository could use to run code in the server (tests/test_launch_security.py
+# covers every module the server imports; here a few, through the installed extension).
+SHADOWED = ["json", "jedi", "z3", "parso", "hashlib", "bisect", "shapesense", "pygls", "lsprotocol"]
+
+
+def _shadowing_modules(folder: Path, markers: Path) -> None:
+    markers.mkdir(exist_ok=True)
+    for name in SHADOWED:
+        (folder / f"{name}.py").write_text(f"open({str(markers / name)!r}, 'w').close()\n")
+
+
+@pytest.fixture(scope="module")
+def zero_setup_run(e2e_env, tmp_path_factory) -> dict:
+    """The interpreter is a fresh venv without shapesense (nor pygls, z3, ...): the extension
+    must run its bundled server with it. (It is named by `shapesense.interpreter`: the extension
+    host's PATH comes from a login shell, not from code-server's environment, so a venv cannot be
+    made the `python3` it finds.) The folder also holds modules named like the server's imports."""
+    tmp = tmp_path_factory.mktemp("vscode-zero-setup")
+    venv = tmp / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    bare = subprocess.run([str(venv / "bin" / "python3"), "-I", "-c", "import shapesense"],
+                          capture_output=True, cwd=tmp)
+    assert bare.returncode != 0, "the fresh venv must not have shapesense"
+    markers = tmp / "markers"
+    lines = _sample_lines()
+    run = _run_scenario(
+        e2e_env, tmp, "view", str(venv / "bin" / "python3"),
+        prepare=lambda folder: _shadowing_modules(folder, markers),
+        shot=str(SHOTS / "zero-setup-hover.png"),
+        extra={"hover": {"line": lines["driver_x"], "col": 0}, "wait_ms": 4000},
+    )
+    run["markers"] = sorted(p.name for p in markers.iterdir())
+    run["venv"] = str(venv)
+    return run
+
+
+@pytest.fixture(scope="module")
+def untrusted_run(e2e_env, tmp_path_factory) -> dict:
+    """Workspace Trust on and the folder not trusted; its .vscode/settings.json names an
+    interpreter that would leave a marker: it must never run, the server still works."""
+    tmp = tmp_path_factory.mktemp("vscode-untrusted")
+    markers = tmp / "markers"
+    evil = tmp / "python-from-the-repo"
+    evil.write_text(f"#!/bin/sh\ntouch {markers / 'workspace-interpreter'}\nexec \"{sys.executable}\" \"$@\"\n")
+    evil.chmod(0o755)
+
+    def prepare(folder: Path) -> None:
+        _shadowing_modules(folder, markers)
+        (folder / ".vscode").mkdir()
+        (folder / ".vscode" / "settings.json").write_text(json.dumps({"shapesense.interpreter": str(evil)}))
+
+    lines = _sample_lines()
+    run = _run_scenario(
+        e2e_env, tmp, "view", None, trust=True, prepare=prepare,
+        shot=str(SHOTS / "restricted-mode-hover.png"),
+        extra={"hover": {"line": lines["driver_x"], "col": 0}, "wait_ms": 4000},
+    )
+    run["markers"] = sorted(p.name for p in markers.iterdir())
+    run["evil"] = str(evil)
+    return run
 
 
 def _step(run: dict, name: str) -> dict:
@@ -259,11 +335,36 @@ def test_server_failing_at_start_is_reported(crashing_run):
 def test_extension_activates_and_starts_server(main_run):
     act = _step(main_run, "activation")
     log = main_run["output_log"]
-    assert "-m shapesense serve --stdio" in log, log
+    # the isolated launch (launch.ts), the bundled server, the extension's folder as cwd
+    assert "-I -u " in log and "launch.py --bundled serve --stdio\" in " in log, log
+    assert f"in {main_run['folder']}" not in log, log
     assert "server ready" in log, log
     # shapesense.trace.server = "messages" (set above) shows the LSP traffic in the channel
     assert "[trace] Sending request 'initialize" in log, log[-3000:]
     assert "ready" in act["status"] or "analysing" in act["status"], act
+
+
+def test_zero_setup_bundled_server_runs_on_a_bare_python(zero_setup_run):
+    run = zero_setup_run
+    view = _step(run, "view")
+    log = run["output_log"]
+    assert view["hover"] and view["hover"]["ok"], (view, log[-3000:])
+    assert "x: Tensor[64, 1, 28, 28]" in view["hover"]["text"], view
+    assert f"interpreter (setting): {run['venv']}/bin/python3; server from the extension (bundled)" in log, log
+    # the server came from the extension's own folder
+    assert f"({run['venv']}/bin/python3; server from " in log, log
+    assert "/bundled/libs/shapesense)" in log, log
+    assert run["markers"] == [], f"workspace modules ran: {run['markers']}"
+
+
+def test_untrusted_folder_never_runs_its_interpreter_setting(untrusted_run):
+    run = untrusted_run
+    view = _step(run, "view")
+    log = run["output_log"]
+    assert "Restricted Mode" in log and "never one named by the workspace's settings" in log, log
+    assert "interpreter (default): python3" in log, log
+    assert run["markers"] == [], f"ran: {run['markers']}"
+    assert view["hover"] and "x: Tensor[64, 1, 28, 28]" in view["hover"]["text"], (view, log[-3000:])
 
 
 def test_hover_shows_tensor_shape(main_run):

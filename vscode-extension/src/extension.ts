@@ -270,13 +270,15 @@ function makeClient(interp: Interpreter, launch: LaunchSpec): LanguageClient {
 /** Why the server may run a different Python than configured (Restricted Mode), or ''. */
 function restrictedNote(interp: Interpreter): string {
   if (vscode.workspace.isTrusted) return '';
+  // VS Code hides workspace values of restricted settings in Restricted Mode, so the value
+  // ignored is usually not even known here
   const ignored = interp.ignoredWorkspaceSetting
-    ? ` The workspace setting shapesense.interpreter ("${interp.ignoredWorkspaceSetting}") is ignored.`
+    ? ` The workspace's shapesense.interpreter ("${interp.ignoredWorkspaceSetting}") is ignored.`
     : '';
   return (
-    'Restricted Mode: this folder is not trusted, so ShapeSense runs only your own or the default ' +
-    `Python (${interp.command.join(' ')}), never one chosen by the workspace.${ignored} ` +
-    'Trust the folder to use it.'
+    'Restricted Mode: this folder is not trusted, so ShapeSense runs only the Python from your user ' +
+    `settings or the default one (${interp.command.join(' ')}), never one named by the workspace's ` +
+    `settings or chosen by the Python extension.${ignored} Trust the folder to use those.`
   );
 }
 
