@@ -68,11 +68,11 @@ class ExpressionsMixin:
             else:
                 v = self.join(self.eval(frame, node.body, env, record), self.eval(frame, node.orelse, env, record))
         elif t is ir.TupleE:
-            v = ListVal(self._elts(frame, node.elts, env), "tuple")
+            v = _sequence(self._elts(frame, node.elts, env), "tuple")
         elif t is ir.ListE:
-            v = self.new_obj(ListVal(self._elts(frame, node.elts, env), "list"))
+            v = self.new_obj(_sequence(self._elts(frame, node.elts, env), "list"))
         elif t is ir.SetE:
-            v = self.new_obj(ListVal(self._elts(frame, node.elts, env), "set"))
+            v = self.new_obj(_sequence(self._elts(frame, node.elts, env), "set"))
         elif t is ir.DictE:
             v = self.new_obj(self._dict(frame, node, env))
         elif t is ir.Slice:
@@ -118,7 +118,7 @@ class ExpressionsMixin:
             if isinstance(e, ir.Starred):
                 items = self.iterate(frame, self.eval(frame, e.value, env))
                 if items is None:
-                    return [UNKNOWN] * 0 + [UNKNOWN]
+                    return None  # `(*x.shape, 1)` of unknown rank: its length is unknown
                 out.extend(items)
             else:
                 out.append(self.eval(frame, e, env))
@@ -573,3 +573,13 @@ def _as_it_is(value, depth: int = 3):
     if isinstance(value, ListVal) and depth and not getattr(value, "unknown", False):
         return ListVal([_as_it_is(x, depth - 1) for x in value.items], value.kind)
     return value
+
+
+def _sequence(items, kind):
+    """A tuple/list/set display; None items (an unpacked iterable of unknown length) make a
+    sequence of unknown length, never a shorter one."""
+    if items is None:
+        v = ListVal([], kind)
+        v.unknown = True
+        return v
+    return ListVal(items, kind)

@@ -271,7 +271,44 @@ def floordiv(a: Dim, b: Dim) -> Dim:
         quotient = _exact_divide(a, b)
         if quotient is not None:
             return quotient
+        reduced = _cancel_common(a, b)
+        if reduced is not None:
+            return floordiv(*reduced)
     return Expr.make({(Atom("div", (a, b)),): 1})
+
+
+def _cancel_common(a: Dim, b: Expr):
+    """(a/g, b/g) for the positive factor g every term of a and b shares (symbols, which
+    are >= 1, and the gcd of the coefficients), or None: floor(g*x / (g*y)) = floor(x / y)
+    for g > 0, so `3*b*n*dim // (3*b*n*heads)` is `dim//heads`."""
+    import math
+
+    terms = list(_poly(a).items()) + list(b.terms.items())
+    if any(c == 0 for _, c in terms):
+        return None
+    common = None
+    coef = 0
+    for mono, c in terms:
+        syms = [x for x in mono if x.kind == "sym"]
+        if common is None:
+            common = syms
+        else:
+            rest = list(syms)
+            common = [x for x in common if x in rest and not rest.remove(x)]
+        coef = math.gcd(coef, abs(c))
+    if not common and coef <= 1:
+        return None
+
+    def divide(poly):
+        out = {}
+        for mono, c in poly.items():
+            rest = list(mono)
+            for x in common:
+                rest.remove(x)
+            out[tuple(rest)] = c // coef
+        return Expr.make(out)
+
+    return divide(_poly(a)), divide(b.terms)
 
 
 def _exact_divide(a: Dim, b: Expr):

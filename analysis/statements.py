@@ -376,7 +376,7 @@ class StatementsMixin:
         targets = target.elts
         star = [i for i, x in enumerate(targets) if isinstance(x, ir.Starred)]
         items = self.iterate(frame, value)
-        if items is None and isinstance(value, ListVal) is False and star == []:
+        if items is None and (not isinstance(value, ListVal) or getattr(value, "unknown", False)) and star == []:
             # `B, C, H, W = x.shape` on a tensor of unknown rank: the rank is now known and
             # the dims get the names the code gives them.
             refined = self._refine_from_unpack(frame, target, value_node, env)
@@ -416,18 +416,30 @@ class StatementsMixin:
             self.assign(frame, x, v, env, None)
 
     def _refine_from_unpack(self, frame, target, value_node, env):
-        tensor_name = _shape_source(value_node)
-        if tensor_name is None or not all(isinstance(x, ir.Name) for x in target.elts):
+        """`B, C, H, W = x.shape`, or `b, n, _, h = *x.shape, self.heads`: the dims the
+        shape fills get the names the code gives them (`_` a fresh one each)."""
+        rest = 0
+        if isinstance(value_node, ir.TupleE) and value_node.elts and isinstance(value_node.elts[0], ir.Starred):
+            rest = len(value_node.elts) - 1  # the values after the unpacked shape
+            if any(isinstance(e, ir.Starred) for e in value_node.elts[1:]):
+                return None
+            tensor_name = _shape_source(value_node.elts[0].value)
+        else:
+            tensor_name = _shape_source(value_node)
+        if tensor_name is None or not all(isinstance(x, ir.Name) for x in target.elts) \
+                or len(target.elts) <= rest:
             return None
         t = env.get(tensor_name)
         if not (is_tensor(t) and t.shape is None):
             return None
-        names = tuple(x.id for x in target.elts)
+        names = tuple(x.id if x.id != "_" else f"_{i}" for i, x in enumerate(target.elts[:len(target.elts) - rest]))
         if generic.is_probe(t):
             generic.record(frame, t, "unpack", names)
             return None  # the rank is all a probing run needs (see generic.py)
         dims = tuple(S.sym(n) for n in names)
         env[tensor_name] = TensorValue(dims, t.dtype)
+        if rest:
+            return self.iterate(frame, self.eval(frame, value_node, env, record=False))
         return list(dims)
 
     def set_attr(self, frame, obj, name, value):
