@@ -202,7 +202,9 @@ function makeClient(interp: Interpreter, launch: LaunchSpec): LanguageClient {
     outputChannel: output,
     traceOutputChannel: traceChannel,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
-    initializationOptions: serverSettings(folder?.uri),
+    // workspaceTrusted: the server must not run anything a workspace file names (e.g. an
+    // interpreter in pyproject.toml) when VS Code has not trusted the folder
+    initializationOptions: { ...serverSettings(folder?.uri), workspaceTrusted: vscode.workspace.isTrusted },
     // sends workspace/didChangeConfiguration when any `shapesense.*` setting changes;
     // workspace/configuration requests for section "shapesense" are answered per scopeUri
     synchronize: { configurationSection: 'shapesense' },
