@@ -258,6 +258,9 @@ class AnalysisWorker:
                         analysis = host.analyze(path)
             except BaseException as exc:  # noqa: BLE001 - the engine's Cancelled may be a BaseException
                 analysis = None
+                # A cancelled run's frames hold its half-built state in cycles with the
+                # traceback: clear them now rather than leave it all to the cyclic collector.
+                traceback.clear_frames(exc.__traceback__)
                 if isinstance(exc, Interrupted):
                     # stopped from outside while parsing or lowering a file: that file's
                     # state may be half-updated, so it is rebuilt (or, when the stop landed

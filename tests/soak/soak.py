@@ -39,6 +39,7 @@ from bench.traces import Doc  # noqa: E402
 
 SERVER = [sys.executable, "-m", "shapesense", "serve", "--stdio"]
 EDIT_CHARS = "abcxyz0123456789 ()[],.:=+-*_\n"
+UNDO_SHARE = 0.55  # above one half: the edit stack of a file stays shallow
 
 
 class SoakFailure(AssertionError):
@@ -121,7 +122,16 @@ def fuzz(client: LspClient, rng: random.Random, docs: dict[str, Doc], count: int
     return sent
 
 
-def _edit(rng: random.Random, doc: Doc) -> dict:
+def _edit(rng: random.Random, doc: Doc, undo: list) -> tuple[dict, bool]:
+    """A random one-character edit, or (a bit more often) the undo of this file's last
+    one: the text wanders but keeps coming back near the original, so the final texts
+    still have code (and diagnostics) to compare. Returns (change, is an undo)."""
+    if undo and rng.random() < UNDO_SHARE:
+        return undo.pop(), True
+    return _random_edit(rng, doc), False
+
+
+def _random_edit(rng: random.Random, doc: Doc) -> dict:
     text = doc.text
     if text and rng.random() < 0.5:  # delete one character
         at = rng.randrange(len(text))
@@ -173,13 +183,17 @@ def soak(edits: int = 20_000, lines: int = 500, seed: int = 0, pace_ms: float = 
         settle_at = max(1, edits // 10)
         sample_every = max(1, edits // 100)
         uris = list(docs)
+        undo: dict[str, list] = {}
         for done in range(1, edits + 1):
             if time.monotonic() > deadline:
                 break
             uri = rng.choice(uris)
             doc = docs[uri]
-            change = _edit(rng, doc)
-            doc.apply(change)
+            stack = undo.setdefault(uri, [])
+            change, undoing = _edit(rng, doc, stack)
+            inverse = doc.apply(change)
+            if not undoing:
+                stack.append(inverse)
             client.did_change(uri, doc.version, [change])
             if done % hover_every == 0:
                 target = rng.choice(uris)

@@ -13,8 +13,9 @@ from tests.soak.soak import soak
 
 def test_fuzz_then_random_edits_end_like_a_fresh_server():
     edits = int(os.environ.get("SHAPESENSE_SOAK_EDITS", "400"))
-    report = soak(edits=edits, lines=150, seed=int(os.environ.get("SHAPESENSE_SOAK_SEED", "1")),
+    report = soak(edits=edits, lines=250, seed=int(os.environ.get("SHAPESENSE_SOAK_SEED", "1")),
                   pace_ms=1.0, hover_every=20, fuzz_messages=150, seconds=90, timeout=60)
     assert report["fuzz_messages"] > 0 and report["edits"] > 0
     assert report["hover"]["n"] > 0  # every hover was answered (a silent one fails earlier)
     assert report["final_equal_fresh"], report.get("difference")
+    assert sum(report["final_diagnostics"].values()) > 0  # the comparison had something to compare
