@@ -161,7 +161,7 @@ class NotebookText:
     converted once per cell version (`update`), so an edit re-converts one cell."""
 
     def __init__(self):
-        self._source: dict[str, tuple[str, str]] = {}  # uri -> (cell text, python source)
+        self._source: dict[str, tuple[str, str, int]] = {}  # uri -> (cell text, python source, lines)
         self.order: list[str] = []
         self.placements: dict[str, Placement] = {}
         self._starts: list[int] = []
@@ -169,7 +169,13 @@ class NotebookText:
 
     def set_cell(self, uri: str, text: str) -> None:
         if self._source.get(uri, (None,))[0] != text:
-            self._source[uri] = (text, python_source(text))
+            source = python_source(text)
+            self._source[uri] = (text, source, len(line_starts(source)))
+
+    def python(self, uri: str) -> str:
+        """The cell's text as laid out in the virtual file ('' for a cell not in it)."""
+        entry = self._source.get(uri)
+        return entry[1] if entry else ""
 
     def drop_cell(self, uri: str) -> None:
         self._source.pop(uri, None)
@@ -179,8 +185,7 @@ class NotebookText:
         self.order = [u for u in order if u in self._source]
         parts, placements, line = [], {}, 0
         for uri in self.order:
-            source = self._source[uri][1]
-            count = len(line_starts(source))
+            _, source, count = self._source[uri]
             placements[uri] = Placement(uri, line, count)
             parts.append(source)
             line += count

@@ -92,25 +92,34 @@ CellLocator = Callable[[int], "tuple[str, int, LineIndex, int] | None"]
 class CellIndex:
     """The line index a cell's results are converted with: engine positions are in the
     virtual file, client positions in the cell (its own text decides the units). `text`
-    and `line` are the virtual file's, the text the engine's positions refer to (what
-    suppression comments are read from)."""
+    is the virtual file with every other cell's lines emptied: positions in it are the
+    engine's, and what is read from it (ignore comments, a statement's first line) is
+    this cell's alone."""
 
-    def __init__(self, cell: LineIndex, start: int, whole: LineIndex, locate: CellLocator):
+    def __init__(self, cell: LineIndex, place: Placement, whole: LineIndex, locate: CellLocator):
         self.cell = cell
-        self.start = start
+        self.start = place.start
+        self.end = place.end
         self.whole = whole
         self._locate = locate
+        self._text: str | None = None
 
     @property
     def text(self) -> str:
-        return self.whole.text
+        if self._text is None:
+            total = self.whole.line_count
+            starts = self.whole.starts
+            begin = starts[self.start] if self.start < total else len(self.whole.text)
+            end = starts[self.end] if self.end < total else len(self.whole.text)
+            self._text = "\n" * self.start + self.whole.text[begin:end] + "\n" * max(0, total - 1 - self.end)
+        return self._text
 
     @property
     def line_count(self) -> int:
         return self.whole.line_count
 
     def line(self, n: int) -> str:
-        return self.whole.line(n)
+        return self.whole.line(n) if self.start <= n < self.end else ""
 
     def edits_per_document(self, fix: Fix, encoding: str) -> list[tuple[str, int, list[types.TextEdit]]]:
         """(cell uri, cell version, edits) for each cell `fix` edits: a repair offered in
@@ -169,7 +178,7 @@ class Notebook:
         key = (uri, cell_version)
         hit = self._views[1].get(key)
         if hit is None:
-            index = CellIndex(cell_text, place.start, whole.snapshot.index, locate)
+            index = CellIndex(cell_text, place, whole.snapshot.index, locate)
             snap = Snapshot(uri, whole.snapshot.path, cell_version, index)
             analysis = None if whole.analysis is None else self._cell_analysis(whole.analysis, place, cell_text)
             changed = None if whole.changed is None else (whole.changed[0] - place.start, whole.changed[1] - place.start)
@@ -178,6 +187,16 @@ class Notebook:
                 whole, snapshot=snap, analysis=analysis, changed=changed, notes=whole.notes if first else ()
             )
         return hit
+
+    def diagnostics_by_cell(self, whole: Outcome) -> dict[str, list]:
+        if self._views[0] is not whole:
+            self._views = (whole, {})
+            self._by_cell = self._split(whole.analysis)
+        return {uri: diags for uri, (_, diags) in self._by_cell.items() if diags}
+
+    def may_suppress(self, uri: str) -> bool:
+        """Does the cell hold a suppression comment (which may be reported as unused)?"""
+        return "shapesense:" in self.source.python(uri)
 
     def _split(self, analysis: FileAnalysis | None) -> dict[str, tuple[list, list]]:
         """The facts and diagnostics of each cell, in one pass over the analysis."""
@@ -316,7 +335,12 @@ class Notebooks:
         change with an edit in one cell: pulling clients and inlay hints are told to refresh."""
         ls = self.ls
         current: dict[str, list] = {}
+        engine = nb.diagnostics_by_cell(whole)
+        first = nb.source.order[0] if nb.source.order else None
         for uri in nb.source.order:
+            if uri in nb.published and not (nb.published[uri] or engine.get(uri) or uri == first or nb.may_suppress(uri)):
+                current[uri] = []  # nothing before, nothing now: no need to convert anything
+                continue
             view = self.view_of(uri)
             outcome = view[1](whole) if view else None
             current[uri] = lsp_diagnostics(ls, outcome) if outcome is not None else []

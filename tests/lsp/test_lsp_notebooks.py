@@ -46,11 +46,10 @@ CELL2 = (
 CELL3 = 'x?\nnote = "形状 😀"; w = x.view(64, -1)\nz = w.sum(1)\n'
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=REAL_SERVER, client_factory=make_client), params=["vscode", "neovim"])
-async def real(request, lsp_client: LanguageClient, workspace):
-    """The real server, the client's recorded capabilities plus notebook sync (as VS Code
+async def _start(client: LanguageClient, kind: str, workspace: pathlib.Path, options: dict | None = None):
+    """Initialise with the client's recorded capabilities plus notebook sync (as VS Code
     sends it; the recordings predate it)."""
-    caps = capabilities(request.param)
+    caps = capabilities(kind)
     caps.notebook_document = types.NotebookDocumentClientCapabilities(
         synchronization=types.NotebookDocumentSyncClientCapabilities(dynamic_registration=True, execution_summary_support=True)
     )
@@ -58,11 +57,28 @@ async def real(request, lsp_client: LanguageClient, workspace):
         capabilities=caps,
         root_uri=workspace.as_uri(),
         workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name=workspace.name)],
-        initialization_options={"debounceMs": 30},
+        initialization_options={"debounceMs": 30, **(options or {})},
     )
-    lsp_client.kind = request.param
-    lsp_client.root = workspace
-    lsp_client.init_result = await lsp_client.initialize_session(params)
+    client.kind = kind
+    client.root = workspace
+    client.init_result = await client.initialize_session(params)
+
+
+CONFIG = ClientServerConfig(server_command=REAL_SERVER, client_factory=make_client)
+
+
+@pytest_lsp.fixture(config=CONFIG, params=["vscode", "neovim"])
+async def real(request, lsp_client: LanguageClient, workspace):
+    """The real server, driven like VS Code and like Neovim."""
+    await _start(lsp_client, request.param, workspace)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=CONFIG, params=["vscode", "neovim"])
+async def real_warn_unused(request, lsp_client: LanguageClient, workspace):
+    """The same, with `warnUnusedIgnores` on."""
+    await _start(lsp_client, request.param, workspace, {"warnUnusedIgnores": True})
     yield
     await lsp_client.shutdown_session()
 
@@ -457,6 +473,21 @@ async def test_ignore_comment_in_a_cell(real: LanguageClient):
     assert await _cell_diagnostics(real, c2, version, want=lambda d: not _errors(d)) == []
 
 
+
+@pytest.mark.asyncio
+async def test_ignore_comments_are_per_cell(real_warn_unused: LanguageClient):
+    """An ignore comment counts in its own cell: used there, it is not reported as unused
+    from another cell's view; an unused one is reported once, in its cell."""
+    nb = Notebook(real_warn_unused, "ignores.ipynb")
+    used, unused, plain = nb.open([
+        ("code", "import torch\nx = torch.randn(2, 3)\ny = x @ x  # shapesense: ignore[shape-mismatch]\n"),
+        ("code", "z = x.sum()  # shapesense: ignore\n"),
+        ("code", "w = x + 1\n"),
+    ])
+    assert await _cell_diagnostics(real_warn_unused, used, 1) == []
+    [note] = await _cell_diagnostics(real_warn_unused, unused, 1)
+    assert note.code == "unused-ignore" and note.range.start.line == 0, note
+    assert await _cell_diagnostics(real_warn_unused, plain, 1) == []
 
 # -- the cell <-> virtual file mapping, without a server --------------------------------------
 
