@@ -61,6 +61,7 @@ class AnalysisHost:
         self._results: dict = {}  # path -> (revision key, FileAnalysis)
         self._fix_cache: dict = {}
         self._jedi_cache: dict = {}
+        self.engines: dict = {}  # path -> the engine of its latest analysis (analysis.summary reads it)
         self.fact_cache: dict = {}  # (path, unit key) -> (signature, [ShapeFact]) (see ide)
         # (path, unit key) of every unit whose code changed (or that appeared or went away)
         # since the last analysis: what memoized results may depend on (memo._unchanged).
@@ -234,6 +235,7 @@ class AnalysisHost:
                 engine.run_uncalled(path)
             except Budget:  # spent outside a statement (validating reused results): show what ran
                 engine.compute_live()
+            self.engines[path] = engine
             self.query_log.extend(f"solve:{c}" for c in solver.SOLVE_LOG)
             self._prune()
             return build_file_analysis(self, engine, path)

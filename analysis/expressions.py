@@ -15,6 +15,7 @@ from . import datasources, intervals, solver
 from .dispatch import (binary_op, call_external, compare_values, external_attr, subscript_value,
                        unary_op)
 from .nnmodules import call_module
+from .calltrace import traced
 from .frames import (MAX_UNROLL, over_step_limit, Dep, DiagRecord, Entry, Frame, _PseudoUnit, _LazyIter, _add_fact,
                      _hashable)
 
@@ -226,10 +227,11 @@ class ExpressionsMixin:
             return self.call_value(func.func, func.args + list(args), {**func.kwargs, **kwargs}, site)
         if isinstance(func, ClassVal):
             return self.construct(func, args, kwargs, site)
+        # Module calls are recorded for the model summary (calltrace.py).
         if isinstance(func, Instance):
-            return self.call_instance(func, args, kwargs, site)
+            return traced(self, func, args, site, lambda: self.call_instance(func, args, kwargs, site))
         if isinstance(func, (NNModule, Container)):
-            return call_module(self, func, args, kwargs, site)
+            return traced(self, func, args, site, lambda: call_module(self, func, args, kwargs, site))
         if isinstance(func, (Ref, BoundRef)):
             return call_external(self, func, args, kwargs, site)
         return UNKNOWN

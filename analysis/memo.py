@@ -207,6 +207,7 @@ class MemoMixin:
                 self._store(entry)
             else:
                 self._merge_into_caller(entry)
+        self._last_call_entry = entry  # summary: the entry that ran a module's forward (calltrace)
         if caller is not None and entry.key in self.memo and not self._probe_top():
             caller.entry.deps.append(Dep(fn, tuple(args), tuple(kwargs.items()), call_key, value_key(result),
                                          tuple(self.module_pos.items()), entry, generic))

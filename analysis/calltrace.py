@@ -1,0 +1,70 @@
+"""What each nn.Module call computed, kept in the entry that made it (for analysis.summary).
+
+torchinfo lists a model's modules in the order their forward calls start, each with the
+output it returned. The engine keeps the same record: every call of a module value
+(a user nn.Module instance, a modelled layer, a Sequential) made while a user function runs
+appends a `ModuleCall` to that function's entry (`entry.module_calls`), nested under the
+call that was open in the same entry (the items of a Sequential). A call of a user module
+links the entry that ran its `forward` (`body`), whose own calls continue the tree; memoized
+entries keep their records, so a reused result still has its calls.
+"""
+from __future__ import annotations
+
+from .values import Instance
+
+
+class ModuleCall:
+    __slots__ = ("module", "args", "result", "children", "body", "dep_index", "site")
+
+    def __init__(self, module, args, dep_index: int, site=None):
+        self.module = module  # the module value called
+        self.args = tuple(args)
+        self.result = None
+        self.children: list = []  # calls made inside it in the same entry (Sequential items)
+        self.body = None  # the Entry that ran a user module's forward
+        # How many calls of user functions the entry had finished when this one started:
+        # places it among them (a helper method's own module calls come in its order).
+        self.dep_index = dep_index
+        # (name of the caller's first parameter, the called expression): `self.blocks[2]`
+        # says which submodule was called when several hold the same object (a memoized
+        # constructor call returns one instance for equal arguments).
+        self.site = site
+
+
+def traced(engine, module, args, site, run):
+    """Run `run()` (the call of `module`), recording it in the calling entry."""
+    if engine.probing or not engine.stack or (isinstance(module, Instance) and not module.cls.is_module()):
+        return run()
+    entry = engine.stack[-1].entry
+    rec = ModuleCall(module, args, len(entry.deps), _site(site))
+    opened = engine.__dict__.setdefault("_open_module_calls", [])
+    if opened and opened[-1][0] is entry:
+        opened[-1][1].children.append(rec)
+    else:
+        entry.__dict__.setdefault("module_calls", []).append(rec)
+    opened.append((entry, rec))
+    engine._last_call_entry = None
+    try:
+        rec.result = run()
+    finally:
+        opened.pop()
+    body = engine._last_call_entry
+    if body is not None and isinstance(module, Instance):
+        fwd = module.cls.lookup("forward")
+        if getattr(fwd, "unit_key", None) == body.unit_key:
+            rec.body = body
+            if "owner" not in body.__dict__:
+                body.owner = module  # the instance it ran on (value keys equal for reuses)
+    return rec.result
+
+
+def _site(site):
+    if site is None:
+        return None
+    frame, node = site
+    params = frame.unit.params
+    return (params[0].name if params else None, getattr(node, "func", None))
+
+
+def calls_of(entry) -> list:
+    return entry.__dict__.get("module_calls", ())

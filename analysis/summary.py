@@ -1,0 +1,731 @@
+"""A model summary without running the model: torchinfo's table, from the analysis.
+
+For an nn.Module (a user class, or a module-level variable holding one) this gives the
+rows torchinfo 1.8.0 would print for `summary(model, input_size=...)`: one row per module
+call in the order the calls start (analysis.calltrace records them during the analysis),
+each at its depth in the module tree, plus the containers above a called module that are
+never called themselves (torchinfo's `add_missing_container_layers`); each row with the
+module's output shape and parameter count, then the totals and the parameter memory.
+
+The forward run it reads is, in order of preference: one with the inputs asked for
+(`inputs=`, run through the engine now, on the instance the file builds or else one
+built with the constructor's defaults), a call the file makes (the known contexts), or the
+engine's generic run of a class no call builds (hyperparameters and input dims are
+symbols, so parameter counts are expressions in them).
+
+Parameters: a modelled layer's weight tensors; on a user module, the tensors assigned as
+`nn.Parameter(...)` or given to `register_parameter` (plain tensors and buffers are not
+parameters, as in torch); the items of a ParameterList.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from . import shapes as S
+from .calltrace import ModuleCall, calls_of
+from .frames import Budget, Entry, Frame, _PseudoUnit, start_budget
+from .ops.spec import Dtype, TensorValue
+from .shapes import UNKNOWN
+from .values import ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, NNModule
+
+MAX_ROWS = 5_000  # a module tree past this is cut (the summary says so)
+_BYTES = {"float64": 8, "int64": 8, "complex64": 8, "float32": 4, "int32": 4, "float16": 2,
+          "bfloat16": 2, "int16": 2, "int8": 1, "uint8": 1, "bool": 1, "complex128": 16}
+
+
+# -- results ------------------------------------------------------------------------------------
+@dataclass
+class Row:
+    name: str  # the attribute name (torchinfo's var_name); the class name for the model
+    type: str  # class name: "Conv2d", "Sequential", "BasicBlock"
+    depth: int
+    output_shape: tuple | None  # dims (int | Expr | UNKNOWN); None: not called (a container)
+    params: object  # int | Expr | UNKNOWN: every parameter of the module, nested ones too
+    trainable: object
+    recursive: bool = False  # a module already listed above (called again, or shared)
+    module: object = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class ModelSummary:
+    model: str
+    path: str
+    context: str  # "input" (asked for) | "call" (a call in the code) | "symbolic" | "none"
+    inputs: tuple = ()  # the forward's tensor inputs (TensorValue)
+    output: object = None  # the forward's result
+    rows: list = field(default_factory=list)
+    total_params: object = 0
+    trainable_params: object = 0
+    param_bytes: object = 0
+    contexts: int = 0  # how many forward contexts the analysis knows
+    truncated: bool = False
+    cls: object = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict:
+        return {
+            "model": self.model,
+            "context": self.context,
+            "inputs": [shape_json(t) for t in self.inputs],
+            "output_shape": output_json(self.output),
+            "rows": [{"name": r.name, "type": r.type, "depth": r.depth,
+                      "output_shape": None if r.output_shape is None else [dim_json(d) for d in r.output_shape],
+                      "params": dim_json(r.params), "trainable_params": dim_json(r.trainable),
+                      "recursive": r.recursive} for r in self.rows],
+            "total_params": dim_json(self.total_params),
+            "trainable_params": dim_json(self.trainable_params),
+            "param_bytes": dim_json(self.param_bytes),
+            "contexts": self.contexts,
+            "truncated": self.truncated,
+        }
+
+    def lens_text(self) -> str:
+        """`61,706 params · Tensor[64, 1, 28, 28] -> Tensor[64, 10]`."""
+        text = f"{count_text(self.total_params)} params"
+        if self.context != "none":
+            ins = ", ".join(value_text(t) for t in self.inputs) or "()"
+            text += f" · {ins} -> {value_text(self.output)}"
+            if self.contexts > 1:
+                text += f" (+{self.contexts - 1} more context{'s' if self.contexts > 2 else ''})"
+        return text
+
+
+def dim_json(d):
+    if isinstance(d, int) and not isinstance(d, bool):
+        return d
+    return "?" if d is UNKNOWN or d is None else S.dim_text(d)
+
+
+def shape_json(t):
+    if isinstance(t, TensorValue) and t.shape is not None:
+        return [dim_json(d) for d in t.shape]
+    return None
+
+
+def output_json(v):
+    shape = torchinfo_size(v)
+    return None if shape is None else [dim_json(d) for d in shape]
+
+
+def count_text(n) -> str:
+    if isinstance(n, int) and not isinstance(n, bool):
+        return f"{n:,}"
+    return "?" if n is UNKNOWN else S.dim_text(n)
+
+
+def value_text(v) -> str:
+    if isinstance(v, TensorValue):
+        return S.shape_text(v.shape)
+    if isinstance(v, ListVal):
+        inner = ", ".join(value_text(x) for x in v.items)
+        return f"({inner},)" if len(v.items) == 1 else f"({inner})"
+    if v is None:
+        return "None"
+    return "?"
+
+
+def torchinfo_size(v):
+    """The shape torchinfo shows for a module's output: a tensor's; for a tuple or list,
+    its first element's (recursively); for a dict, its last value's. None when unknown."""
+    for _ in range(16):
+        if isinstance(v, TensorValue):
+            return v.shape
+        if isinstance(v, ListVal) and v.items and not getattr(v, "unknown", False):
+            v = v.items[0]
+        elif isinstance(v, DictVal) and v.items:
+            v = list(v.items.values())[-1]
+        else:
+            return None
+    return None
+
+
+# -- entry points -------------------------------------------------------------------------------
+def model_names(host, path: str) -> list:
+    """The nn.Module classes defined in the file, in order (what a summary can be asked for)."""
+    engine = _engine(host, path)
+    if engine is None:
+        return []
+    return [c.qualname for c in _module_classes(engine, path)]
+
+
+def summarize(host, path: str, target: str | None = None, inputs=None) -> ModelSummary | None:
+    """The summary of `target` (a class or a module-level variable of the file; default:
+    the file's outermost model). `inputs`: shapes (tuples of ints) of the forward's
+    tensor inputs, run now; else the contexts the analysis knows. None when the file has
+    no such module."""
+    engine = _engine(host, path)
+    if engine is None:
+        return None
+    env = engine.module_envs.get(path) or {}
+    instance, cls = None, None
+    if target is None:
+        cls = _default_model(engine, path)
+    elif isinstance(env.get(target), ClassVal):
+        cls = env[target]
+    elif _is_module(env.get(target)):
+        instance = env[target]
+        cls = instance.cls if isinstance(instance, Instance) else None
+    else:
+        cls = next((c for c in _module_classes(engine, path) if c.qualname == target), None)
+    if cls is None and instance is None:
+        return None
+    name = cls.qualname.rsplit(".", 1)[-1] if cls is not None else _type_name(instance)
+    if inputs is not None:
+        return _with_inputs(engine, path, name, cls, instance, inputs)
+    contexts = _contexts(engine, cls, instance)
+    if contexts:
+        inst, rec, real = contexts[0]
+        return _build(engine, path, name, cls, inst, rec, "call" if real else "symbolic", len(contexts))
+    inst = instance if instance is not None else _generic_instance(engine, cls)
+    if inst is None:
+        return ModelSummary(name, path, "none", cls=cls)
+    return _build(engine, path, name, cls, inst, None, "none", 0)
+
+
+def summaries(host, path: str) -> list:
+    """A summary of every nn.Module class of the file (for CodeLens)."""
+    engine = _engine(host, path)
+    if engine is None:
+        return []
+    out = []
+    for cls in _module_classes(engine, path):
+        s = summarize(host, path, cls.qualname)
+        if s is not None:
+            out.append(s)
+    return out
+
+
+def _engine(host, path):
+    if not host.has_file(path):
+        return None
+    host.analyze(path)  # the analysis already held, unless the text changed since
+    return host.engines.get(path)
+
+
+# -- which module, which run ------------------------------------------------------------------
+def _is_module(v) -> bool:
+    return isinstance(v, (NNModule, Container)) or (isinstance(v, Instance) and v.cls.is_module())
+
+
+def _module_classes(engine, path) -> list:
+    env = engine.module_envs.get(path) or {}
+    seen, out = set(), []
+    for v in env.values():
+        if isinstance(v, ClassVal) and v.path == path and v.is_module() and id(v) not in seen:
+            seen.add(id(v))
+            out.append(v)
+    return out
+
+
+def _same_class(a, b) -> bool:
+    return a is b or (a.path == b.path and a.qualname == b.qualname)
+
+
+def _default_model(engine, path):
+    """The outermost model: a class whose instances no other class of the file contains
+    (the last defined of those, as files usually define the parts first)."""
+    classes = _module_classes(engine, path)
+    inner = set()
+    for e in engine.live.values():
+        for rec in _walk(calls_of(e)):
+            for child in _children(rec.module):
+                if isinstance(child[1], Instance):
+                    inner.add((child[1].cls.path, child[1].cls.qualname))
+    outer = [c for c in classes if (c.path, c.qualname) not in inner]
+    return (outer or classes or [None])[-1]
+
+
+def _walk(recs):
+    for r in recs:
+        yield r
+        yield from _walk(r.children)
+
+
+def _contexts(engine, cls, instance) -> list:
+    """(instance, ModuleCall, real) for each forward run of the model the analysis knows,
+    best first: runs of the file itself before generic ones, concrete shapes first."""
+    found, keys = [], set()
+    for e in engine.live.values():
+        real = e.id in engine.real_ids
+        for rec in _walk(calls_of(e)):
+            m = rec.module
+            if instance is not None:
+                if m is not instance:
+                    continue
+            elif not (isinstance(m, Instance) and _same_class(m.cls, cls)):
+                continue
+            key = (id(m), tuple(value_text(a) for a in rec.args))
+            if key not in keys:
+                keys.add(key)
+                found.append((m, rec, real))
+    if not found and cls is not None and instance is None:
+        generic = _generic_run(engine, cls)
+        if generic is not None:
+            found.append(generic)
+    found.sort(key=lambda c: (not c[2], _symbols(c[1].args)))
+    return found
+
+
+def _symbols(args) -> int:
+    n = 0
+    for a in args:
+        if isinstance(a, TensorValue):
+            for d in a.shape or (UNKNOWN,):
+                n += 100 if d is UNKNOWN else len(S.free_symbols(d)) if isinstance(d, S.Expr) else 0
+    return n
+
+
+def _generic_instance(engine, cls):
+    if cls is None:
+        return None
+    for e in engine.live.values():
+        key = e.key
+        if key and key[0] == "<new>" and key[1] is True and isinstance(e.result, Instance) \
+                and _same_class(e.result.cls, cls):
+            return e.result
+    return None
+
+
+def _generic_run(engine, cls):
+    """The engine's run of `forward` for a class no call builds (analysis.infer.run_uncalled):
+    a generic instance and symbolic inputs, as a ModuleCall."""
+    inst = _generic_instance(engine, cls)
+    fwd = cls.lookup("forward")
+    if inst is None or not isinstance(fwd, FunctionVal):
+        return None
+    for e in engine.live.values():
+        key = e.key
+        if e.unit_key != fwd.unit_key or len(key) != 5 or key[4] is not True or key[0] != fwd.qualname:
+            continue
+        args = [v for n, v in key[3] if n != "self"]  # a tensor's value key is the tensor
+        rec = ModuleCall(inst, args, 0)
+        rec.result, rec.body = e.result, e
+        if "owner" not in e.__dict__:
+            e.owner = inst
+        return (inst, rec, False)
+    return None
+
+
+def _with_inputs(engine, path, name, cls, instance, inputs) -> ModelSummary:
+    """Run the model's forward on tensors of the given shapes, through the engine."""
+    tensors = [TensorValue(tuple(shape), Dtype("float32")) for shape in inputs]
+    entry = Entry(("<summary>", path, name), "<summary>")
+    frame = Frame(engine, _PseudoUnit("<summary>"), path, entry)
+    start_budget(engine, engine.max_steps)
+    engine.stack.append(frame)
+    engine._collect.append(entry.children)
+    try:
+        inst = instance
+        if inst is None:
+            inst = _default_instance(engine, cls)
+        if _is_module(inst):
+            engine.call_value(inst, list(tensors), {}, None)
+    except Budget:
+        pass
+    finally:
+        engine.stack.pop()
+        engine._collect.pop()
+    recs = [r for r in calls_of(entry) if r.module is inst]
+    if not recs:
+        return ModelSummary(name, path, "none", tuple(tensors), cls=cls)
+    return _build(engine, path, name, cls, inst, recs[0], "input", 1)
+
+
+def _default_instance(engine, cls):
+    """`Cls()` with the constructor's defaults; a generic instance (symbolic
+    hyperparameters) when some parameter has none."""
+    init = cls.lookup("__init__")
+    unit = engine.program.unit(init.path, init.unit_key) if isinstance(init, FunctionVal) else None
+    if unit is not None:
+        needs = [p for p in unit.params[1:] if p.kind in ("pos", "kwonly") and p.name not in init.defaults]
+        if needs:
+            return engine.construct(cls, [], {}, None, generic=True)
+    return engine.construct(cls, [], {}, None)
+
+
+# -- the rows -----------------------------------------------------------------------------------
+# A module is known by its path from the model (("attr", name) and ("item", index) steps),
+# not by object identity: the engine memoizes constructor calls, so `Block(64)` built twice
+# is one object, while torch has two modules. So each place in the tree is its own module.
+class _Node:
+    """A module's place in the tree (torchinfo's LayerInfo as its hooks see it); also the
+    row of a container that is never called."""
+
+    __slots__ = ("name", "module", "depth", "parent", "key")
+
+    def __init__(self, name, module, depth, parent, key):
+        self.name, self.module, self.depth, self.parent, self.key = name, module, depth, parent, key
+
+
+def _children(m) -> list:
+    """(name, submodule, path steps) in registration order (torch's `_modules`)."""
+    if isinstance(m, Container):
+        keys = m.keys or [str(i) for i in range(len(m.items))]
+        return [(str(k), x, (("item", i),)) for i, (k, x) in enumerate(zip(keys, m.items)) if _is_module(x)]
+    if isinstance(m, Instance):
+        inner = m.attrs.get("__container__")
+        if isinstance(inner, Container):
+            return [(n, x, (("attr", "__container__"),) + steps) for n, x, steps in _children(inner)]
+        return [(k, x, (("attr", k),)) for k, x in m.attrs.items() if not k.startswith("__") and _is_module(x)]
+    return []
+
+
+def _tree(root, name) -> tuple[dict, bool]:
+    """path -> _Node, depth first in registration order (the order rows take without a
+    forward run)."""
+    nodes: dict = {}
+    stack = [(name, root, 0, None, ())]
+    while stack:
+        if len(nodes) >= MAX_ROWS:
+            return nodes, True
+        var, m, depth, parent, key = stack.pop()
+        if depth > 64:
+            continue  # a module holding one of its ancestors
+        node = nodes[key] = _Node(var, m, depth, parent, key)
+        stack.extend((n, c, depth + 1, node, key + steps) for n, c, steps in reversed(_children(m)))
+    return nodes, False
+
+
+def _paths_in(owner, target, limit: int = 64) -> list:
+    """Every path from `owner` to the object `target`, in registration order."""
+    out = []
+    stack = [(owner, (), 0)]
+    while stack and len(out) < limit:
+        m, path, depth = stack.pop()
+        if m is target:
+            out.append(path)
+            continue
+        if depth > 32:
+            continue
+        stack.extend((x, path + steps, depth + 1) for _, x, steps in reversed(_children(m)))
+    return out
+
+
+def _canonical(owner, steps):
+    """Follow attribute / index steps of the called expression from `owner`, as tree
+    path steps; None when they lead nowhere."""
+    out, m = [], owner
+    for kind, k in steps:
+        if kind == "attr" and isinstance(m, Instance) and k in m.attrs:
+            out.append(("attr", k))
+            m = m.attrs[k]
+            continue
+        inner = m.attrs.get("__container__") if isinstance(m, Instance) else None
+        if isinstance(inner, Container):
+            out.append(("attr", "__container__"))
+            m = inner
+        if not isinstance(m, Container):
+            return None
+        if kind == "attr" and m.keys and k in m.keys:
+            i = m.keys.index(k)
+        elif kind == "index" and -len(m.items) <= k < len(m.items):
+            i = k % len(m.items)
+        else:
+            return None
+        out.append(("item", i))
+        m = m.items[i]
+    return tuple(out), m
+
+
+def _called_steps(expr, self_name):
+    """`self.blocks[2].attn` -> (("attr", "blocks"), ("index", 2), ("attr", "attn"))."""
+    from . import ir
+
+    steps = []
+    while True:
+        if isinstance(expr, ir.Attr):
+            steps.append(("attr", expr.name))
+            expr = expr.obj
+        elif isinstance(expr, ir.Subscript) and isinstance(expr.index, ir.Const) \
+                and type(expr.index.value) is int:
+            steps.append(("index", expr.index.value))
+            expr = expr.obj
+        else:
+            break
+    if steps and isinstance(expr, ir.Name) and expr.id == self_name:
+        return tuple(reversed(steps))
+    return None
+
+
+class _Flattener:
+    """Module calls in the order they start (torchinfo's pre-hooks), as (path, output)."""
+
+    def __init__(self):
+        self.out: list = []
+        self.called: set = set()
+        self.active: set = set()
+        self.truncated = False
+
+    def call(self, rec, path):
+        if len(self.out) >= MAX_ROWS:
+            self.truncated = True
+            return
+        self.out.append((path, rec.result))
+        if path is not None:
+            self.called.add(path)
+        m = rec.module
+        start = 0
+        for child in rec.children:
+            sub = None
+            if path is not None and isinstance(m, Instance):
+                for k in ("__container__", "__layer__"):
+                    if m.attrs.get(k) is child.module:
+                        sub = path + (("attr", k),)
+            elif path is not None and isinstance(m, Container):
+                # A Sequential calls its items in order: the next item that is this object.
+                for i in range(start, len(m.items)):
+                    if m.items[i] is child.module:
+                        sub, start = path + (("item", i),), i + 1
+                        break
+            self.call(child, sub)
+        body = rec.body
+        if body is not None:
+            self.entry(body, (body.__dict__.get("owner", m), path))
+
+    def resolve(self, ctx, module, site=None):
+        """The tree path of a module called from an entry whose `self` is ctx's owner."""
+        owner, owner_path = ctx
+        if owner_path is None:
+            return None
+        if module is owner:
+            return owner_path
+        if site is not None and site[1] is not None:
+            steps = _called_steps(site[1], site[0])
+            found = _canonical(owner, steps) if steps else None
+            if found is not None and found[1] is module:
+                return owner_path + found[0]
+        candidates = _paths_in(owner, module)
+        if not candidates:
+            return None
+        # One object at several places (see above): calls take them in order.
+        for rel in candidates:
+            if owner_path + rel not in self.called:
+                return owner_path + rel
+        return owner_path + candidates[0]
+
+    def entry(self, entry, ctx):
+        if id(entry) in self.active or len(self.active) > 64:
+            return
+        self.active.add(id(entry))
+        try:
+            recs = list(calls_of(entry))
+            bodies = {id(r.body) for r in _walk(recs) if r.body is not None}
+            i = 0
+            for j, dep in enumerate(entry.deps):
+                while i < len(recs) and recs[i].dep_index <= j:
+                    self.call(recs[i], self.resolve(ctx, recs[i].module, recs[i].site))
+                    i += 1
+                # A helper function (or method) called from here: its module calls
+                # come at this point, as in torch.
+                if isinstance(dep.fn, FunctionVal) and not dep.generic and id(dep.child) not in bodies:
+                    sub = ctx
+                    if dep.args and _is_module(dep.args[0]):
+                        sub = (dep.args[0], self.resolve(ctx, dep.args[0]))
+                    self.entry(dep.child, sub)
+            for rec in recs[i:]:
+                self.call(rec, self.resolve(ctx, rec.module, rec.site))
+        finally:
+            self.active.discard(id(entry))
+
+
+def _build(engine, path, name, cls, inst, rec, context, n_contexts) -> ModelSummary:
+    nodes, truncated = _tree(inst, name)
+    rows: list = []  # _Node (a container never called) or [node, output]
+    flat = _Flattener()
+    if rec is not None:
+        flat.call(rec, ())
+        for key, output in flat.out:
+            node = nodes.get(key) if key is not None else None
+            if node is not None:
+                rows.append([node, output])
+        _add_missing_containers(rows)
+    else:  # no forward known: the tree alone, as torchinfo lists it without an input
+        rows = list(nodes.values())
+    params = _Params(engine)
+    out_rows, listed = [], set()
+    for r in rows:
+        node, output = (r, None) if isinstance(r, _Node) else (r[0], r[1])
+        executed = not isinstance(r, _Node)
+        total, trainable, _ = params.of(node.module)
+        out_rows.append(Row(node.name, _type_name(node.module), node.depth,
+                            torchinfo_size(output) if executed else None, total, trainable,
+                            node.key in listed, node.module))
+        listed.add(node.key)
+    total, trainable, nbytes = params.of(inst)
+    return ModelSummary(name, path, context, tuple(rec.args) if rec is not None else (),
+                        rec.result if rec is not None else None, out_rows, total, trainable,
+                        nbytes, n_contexts, truncated or flat.truncated, cls)
+
+
+def _add_missing_containers(rows: list) -> None:
+    """Insert, above a listed module, the ancestors that are not listed (a ModuleList whose
+    items are called one by one): torchinfo's rule, including its bookkeeping of the
+    current branch, so the rows come out the same."""
+    def node_of(r):
+        return r if isinstance(r, _Node) else r[0]
+
+    current: dict = {}
+    for idx, row in enumerate(rows):  # rows grow while we go, as torchinfo's list does
+        node = node_of(row)
+        hierarchy, parent = {}, node.parent
+        while parent is not None and parent.depth > 0:
+            hierarchy[parent.depth] = parent
+            parent = parent.parent
+        rel = 0
+        for d in range(1, node.depth):
+            if d not in hierarchy:
+                break
+            if (d not in current or node_of(current[d]).key != hierarchy[d].key) \
+                    and hierarchy[d] is not rows[idx + rel - 1]:
+                rows.insert(idx + rel, hierarchy[d])
+                current[d] = hierarchy[d]
+                rel += 1
+        current[node.depth] = row
+        d = node.depth + 1
+        while d in current:
+            current.pop(d)
+            d += 1
+        if len(rows) > MAX_ROWS:
+            del rows[MAX_ROWS:]
+            return
+
+
+def _type_name(m) -> str:
+    if isinstance(m, Instance):
+        return m.cls.qualname.rsplit(".", 1)[-1]
+    if isinstance(m, NNModule):
+        return m.name.rsplit(".", 1)[-1]
+    if isinstance(m, Container):
+        return m.kind
+    return "?"
+
+
+# -- parameters ---------------------------------------------------------------------------------
+_PARAM_ASSIGN = re.compile(
+    r"self\.(\w+)\s*(?::[^=\n]*)?=\s*(?:torch\.)?(?:nn\.)?(?:parameter\.)?Parameter\s*\(([^\n]*)")
+_PARAM_REGISTER = re.compile(r"register_parameter\(\s*[\"'](\w+)[\"']")
+
+
+class _Params:
+    """Parameter counts (int, or an expression in symbolic hyperparameters) per module:
+    every parameter below it, as `module.parameters()` gives them."""
+
+    def __init__(self, engine):
+        self.engine = engine
+        self._declared: dict = {}  # path -> ({param name}, {frozen name})
+
+    def of(self, module):
+        total, trainable, nbytes = 0, 0, 0
+        for t, frozen in self._collect(module, []):
+            n = S.prod(t.shape) if t.shape is not None else UNKNOWN
+            if n is UNKNOWN or (isinstance(n, S.Expr) and _has_unknown(t.shape)):
+                return UNKNOWN, UNKNOWN, UNKNOWN
+            total = S.add(total, n)
+            if not frozen:
+                trainable = S.add(trainable, n)
+            nbytes = S.add(nbytes, S.mul(n, _BYTES.get(str(t.dtype or "float32"), 4)))
+        return total, trainable, nbytes
+
+    def _collect(self, m, ancestors) -> list:
+        # Each place in the tree counts (see _Node); only a module holding its own
+        # ancestor is cut.
+        if any(a is m for a in ancestors) or len(ancestors) > 64:
+            return []
+        ancestors = ancestors + [m]
+        seen = ancestors
+        out = []
+        if isinstance(m, NNModule):
+            for k, x in m.attrs.items():
+                if isinstance(x, TensorValue) and not k.startswith("running_") and k != "num_batches_tracked":
+                    out.append((TensorValue(x.shape, m.dtype or x.dtype), False))
+            return out
+        if isinstance(m, Container):
+            for x in m.items:
+                if isinstance(x, TensorValue):
+                    out.append((x, False))  # a ParameterList's items
+                else:
+                    out.extend(self._collect(x, seen))
+            return out
+        if not isinstance(m, Instance):
+            return out
+        names, frozen = self._declared_params(m.cls)
+        layer = m.attrs.get("__layer__")
+        layer_attrs = layer.attrs if isinstance(layer, NNModule) else {}
+        for k, x in m.attrs.items():
+            if isinstance(x, TensorValue):
+                if k in names and k not in layer_attrs:
+                    out.append((x, k in frozen))
+            elif k == "__layer__" or k == "__container__" or _is_module(x):
+                out.extend(self._collect(x, seen))
+        return out
+
+    def _declared_params(self, cls):
+        names, frozen = set(), set()
+        for c in cls.mro():
+            got = self._declared.get(c.path)
+            if got is None:
+                text = _text(self.engine, c.path)
+                n, f = set(), set()
+                for m in _PARAM_ASSIGN.finditer(text):
+                    n.add(m.group(1))
+                    if re.search(r"requires_grad\s*=\s*False", m.group(2)):
+                        f.add(m.group(1))
+                n.update(_PARAM_REGISTER.findall(text))
+                got = self._declared[c.path] = (n, f)
+            names |= got[0]
+            frozen |= got[1]
+        return names, frozen
+
+
+def _has_unknown(shape) -> bool:
+    return any(d is UNKNOWN for d in shape)
+
+
+def _text(engine, path) -> str:
+    try:
+        text = engine.program.text(path)
+    except Exception:  # noqa: BLE001 - a library file the host did not load
+        text = None
+    return text or ""
+
+
+# -- text ---------------------------------------------------------------------------------------
+def render_text(s: ModelSummary) -> str:
+    """A table like torchinfo's (with the layer names), then the totals."""
+    header = ("Layer (type (var_name):depth-idx)", "Output Shape", "Param #")
+    lines = []
+    index: dict = {}
+    for r in s.rows:
+        index[r.depth] = index.get(r.depth, 0) + 1
+        indent = "" if r.depth == 0 else "│    " * (r.depth - 1) + "├─"
+        label = f"{indent}{r.type} ({r.name})" + (f": {r.depth}-{index[r.depth]}" if r.depth else "")
+        shape = "--" if r.output_shape is None else "[" + ", ".join(str(dim_json(d)) for d in r.output_shape) + "]"
+        params = "(recursive)" if r.recursive and r.params != 0 else ("--" if r.params == 0 else count_text(r.params))
+        lines.append((label, shape, params))
+    widths = [max([len(h)] + [len(row[i]) for row in lines]) for i, h in enumerate(header)]
+    bar = "=" * (sum(widths) + 4)
+    out = [bar, "  ".join(h.ljust(w) for h, w in zip(header, widths)), bar]
+    out += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in lines]
+    out.append(bar)
+    out.append(f"Total params: {count_text(s.total_params)}")
+    out.append(f"Trainable params: {count_text(s.trainable_params)}")
+    out.append(f"Non-trainable params: {count_text(S.sub(s.total_params, s.trainable_params)) if s.total_params is not UNKNOWN and s.trainable_params is not UNKNOWN else '?'}")
+    out.append(f"Params size (MB): {_megabytes(s.param_bytes)}")
+    if s.context != "none":
+        ins = ", ".join(value_text(t) for t in s.inputs)
+        out.append(f"Forward ({_CONTEXT_TEXT[s.context]}): {ins} -> {value_text(s.output)}")
+    else:
+        out.append("Forward: no run of it is known (give --input)")
+    if s.truncated:
+        out.append(f"(cut at {MAX_ROWS:,} rows)")
+    out.append(bar)
+    return "\n".join(out) + "\n"
+
+
+_CONTEXT_TEXT = {"input": "the inputs given", "call": "a call in the code", "symbolic": "symbolic inputs"}
+
+
+def _megabytes(n) -> str:
+    if isinstance(n, int) and not isinstance(n, bool):
+        return f"{n / 1e6:0.2f}"
+    return "?" if n is UNKNOWN else f"({S.dim_text(n)}) / 1e6"
