@@ -155,6 +155,17 @@ class Notebook:
             did_close=[types.TextDocumentIdentifier(uri=uri)],
         )))
 
+    def move(self, uri: str, to: int) -> None:
+        """Move a cell, sent as VS Code's client sends it: one array change over the span of
+        cells whose order changed, no cell opened or closed."""
+        before = [c["uri"] for c in self.cells]
+        cell = self.cells.pop(before.index(uri))
+        self.cells.insert(to, cell)
+        lo, hi = min(before.index(uri), to), max(before.index(uri), to) + 1
+        self._send(types.NotebookDocumentCellChanges(structure=types.NotebookDocumentCellChangeStructure(
+            array=types.NotebookCellArrayChange(start=lo, delete_count=hi - lo, cells=[self._cell(c) for c in self.cells[lo:hi]]),
+        )))
+
     def insert(self, index: int, text: str) -> str:
         uri = self.cell_uri(100 + len(self.cells))
         c = {"uri": uri, "kind": types.NotebookCellKind.Code, "text": text, "version": 1, "order": None}
@@ -354,6 +365,24 @@ async def test_removed_and_inserted_cells(real: LanguageClient):
     [err] = _errors(await _cell_diagnostics(real, c2, want=_errors))
     assert "8x384 and 100x10" in err.message, err.message
     assert err.range.start.line == 4
+
+
+@pytest.mark.asyncio
+async def test_moved_cell_runs_in_its_new_place(real: LanguageClient):
+    enc = encoding(real)
+    nb = Notebook(real, "moves.ipynb")
+    first, second, use = nb.open([
+        ("code", "import torch\nx = torch.randn(2, 3)\n"),
+        ("code", "x = torch.randn(5, 5)\n"),
+        ("code", "y = x\n"),
+    ])
+    y = find_position("y = x\n", "y", enc)
+    assert await _hover(real, use, y) == "y: Tensor[5, 5]"
+    nb.move(second, 2)  # now after the cell that reads x
+    assert await _hover_until(real, use, y, "y: Tensor[2, 3]") == "y: Tensor[2, 3]"
+    assert await _hover(real, second, types.Position(0, 0)) == "x: Tensor[5, 5]"
+    nb.move(second, 1)
+    assert await _hover_until(real, use, y, "y: Tensor[5, 5]") == "y: Tensor[5, 5]"
 
 
 @pytest.mark.asyncio
