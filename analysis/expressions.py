@@ -12,6 +12,7 @@ from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, Functi
 from . import limits, pybuiltins, values
 from .memo import arguments_key
 from . import datasources, intervals, solver
+from .alternatives import OneOf, either
 from .dispatch import (binary_op, call_external, compare_values, external_attr, subscript_value,
                        unary_op)
 from .nnmodules import call_module
@@ -219,6 +220,8 @@ class ExpressionsMixin:
         return self.call_value(func, args, kwargs, (frame, node))
 
     def call_value(self, func, args, kwargs, site):
+        if isinstance(func, OneOf):
+            return self._join_all([self.call_value(o, args, kwargs, site) for o in func.options])
         if isinstance(func, FunctionVal):
             return self.call_user(func, args, kwargs, site)
         if isinstance(func, BoundMethod):
@@ -477,6 +480,11 @@ class ExpressionsMixin:
 
     def element_of(self, v):
         """What one item of an iterable of unknown length looks like."""
+        element = getattr(v, "element", None)
+        if element is not None and getattr(v, "unknown", False):
+            return element  # built by a loop of unknown trip count (statements._fixpoint)
+        if isinstance(v, Instance) and isinstance(v.attrs.get("__container__"), Container):
+            return self.element_of(v.attrs["__container__"])
         if isinstance(v, TensorValue) and v.shape:
             return TensorValue(v.shape[1:], v.dtype)
         if isinstance(v, ListVal) and v.items:
@@ -509,7 +517,8 @@ class ExpressionsMixin:
                 return a
         except RecursionError:
             pass
-        return UNKNOWN
+        options = either(a, b)  # two modules: calling the join calls each
+        return options if options is not None else UNKNOWN
 
     def _join_all(self, values):
         out = values[0]

@@ -6,7 +6,7 @@ from . import ir
 from .dispatch import from_spec, run_op, to_spec
 from .ops.spec import REGISTRY, Dtype
 from .shapes import UNKNOWN
-from .values import (BoundRef, Container, DictVal, Instance, ListVal, NNModule, SliceVal,
+from .values import (value_key, BoundRef, Container, DictVal, Instance, ListVal, NNModule, SliceVal,
                      named_parameters, parameters, set_dtype, set_training)
 
 _DTYPE_METHODS = {"double": "float64", "float": "float32", "half": "float16", "bfloat16": "bfloat16"}
@@ -56,6 +56,9 @@ class _CtorView:
 
 def call_module(engine, m, args, kwargs, site):
     if isinstance(m, Container):
+        element = getattr(m, "element", None)
+        if m.kind == "Sequential" and getattr(m, "unknown", False) and element is not None and not kwargs:
+            return _repeated(engine, element, args, site)
         if m.kind != "Sequential" or getattr(m, "unknown", False):
             return UNKNOWN
         x = args[0] if args else UNKNOWN
@@ -68,6 +71,22 @@ def call_module(engine, m, args, kwargs, site):
     if spec is None or spec.forward is None:
         return UNKNOWN
     return run_op(engine, spec, args, kwargs, site, module=m, forward=True)
+
+
+def _repeated(engine, layer, args, site):
+    """A Sequential of an unknown number (>= 1) of layers that look alike: the join of
+    applying it once, twice, ... until the shape is stable (a shape-keeping block: once)."""
+    if len(args) != 1:
+        return UNKNOWN
+    x = engine.call_value(layer, [args[0]], {}, site)
+    out = x
+    for _ in range(3):
+        again = engine.call_value(layer, [x], {}, site)
+        joined = engine.join(out, again)
+        if value_key(joined) == value_key(out):
+            return out
+        out, x = joined, again
+    return out
 
 
 def make_container(engine, name, args, kwargs):

@@ -176,16 +176,21 @@ class StatementsMixin:
 
     def _fixpoint(self, frame, s, env, bind):
         """Run a loop body of unknown trip count until the environment is stable."""
-        writes: list = []
+        writes: dict = {}  # id -> (object, its length before the loop's first write)
         self._loop_writes.append(writes)
         try:
             return self._fixpoint_iterations(frame, s, env, bind)
         finally:
             self._loop_writes.pop()
-            # A list appended to a number of times we do not know has unknown contents.
-            for obj in writes:
+            # A list appended to a number of times we do not know has unknown contents;
+            # what the loop appended is kept as its element (`for _ in range(depth):
+            # layers.append(Block(dim))` is depth blocks that all look alike).
+            for obj, before in writes.values():
                 if isinstance(obj, (ListVal, DictVal, Container)):
+                    added = obj.items[before:] if isinstance(obj, (ListVal, Container)) and before is not None else []
+                    element = _join_items(self, added) if added and not getattr(obj, "unknown", False) else None
                     obj.unknown = True
+                    obj.element = element
                     values.changed(obj)
 
     def _fixpoint_iterations(self, frame, s, env, bind):
@@ -482,7 +487,9 @@ class StatementsMixin:
         """A write to a heap object: calls since its creator are impure (see module doc)."""
         values.changed(obj)
         for writes in self._loop_writes:
-            writes.append(obj)
+            if id(obj) not in writes:
+                items = getattr(obj, "items", None)
+                writes[id(obj)] = (obj, len(items) if isinstance(items, list) else None)
         creator = getattr(obj, "origin", None)
         for f in reversed(self.stack):
             if f.entry is creator:
@@ -494,3 +501,10 @@ class StatementsMixin:
     def new_obj(self, obj):
         obj.origin = self.stack[-1].entry if self.stack else None
         return obj
+
+
+def _join_items(engine, items):
+    out = items[0]
+    for x in items[1:]:
+        out = engine.join(out, x)
+    return out if out is not UNKNOWN else None

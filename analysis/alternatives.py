@@ -1,0 +1,34 @@
+"""One of a few modules: `nn.Linear(inner, dim) if project_out else nn.Identity()` when the
+condition is not known. Calling it calls each and joins the results, so a block whose last
+layer depends on a hyperparameter still has a shape wherever the options agree."""
+from __future__ import annotations
+
+from .ops.spec import TensorValue  # noqa: F401 - (documentation: results are joined values)
+from .values import BoundMethod, ClassVal, Container, FunctionVal, Instance, NNModule
+
+MAX_OPTIONS = 4
+
+
+class OneOf:
+    def __init__(self, options):
+        self.options = tuple(options)
+
+    def structural_key(self, key):
+        return ("one-of", tuple(key(o) for o in self.options))
+
+
+def _callable(v) -> bool:
+    return isinstance(v, (NNModule, Container, FunctionVal, BoundMethod, OneOf)) or \
+        (isinstance(v, Instance) and v.cls.is_module()) or isinstance(v, ClassVal)
+
+
+def either(a, b):
+    """The join of two callables, or None when they are not both callables."""
+    if not (_callable(a) and _callable(b)):
+        return None
+    options = []
+    for v in (a, b):
+        for o in (v.options if isinstance(v, OneOf) else (v,)):
+            if all(o is not x for x in options):
+                options.append(o)
+    return OneOf(options) if len(options) <= MAX_OPTIONS else None
