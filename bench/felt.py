@@ -23,6 +23,7 @@ import argparse
 import dataclasses
 import json
 import os
+import shlex
 import statistics
 import sys
 import tempfile
@@ -54,10 +55,13 @@ def _cpu_s(pid: int) -> float:
 
 
 class Server:
-    def __init__(self, root: Path, stderr_dir: Path, tag: str, options: dict | None = None, timeout: float = 120):
+    command = SERVER  # --server-cmd
+    options: dict = {}  # --options (the default: none, i.e. the server's defaults)
+
+    def __init__(self, root: Path, stderr_dir: Path, tag: str, timeout: float = 120):
         self.timeout = timeout
-        self.client = LspClient.spawn(SERVER, cwd=str(REPO), stderr_path=str(stderr_dir / f"{tag}.stderr"))
-        self.client.initialize(root_uri=root.as_uri(), init_options=options or {}, timeout=timeout)
+        self.client = LspClient.spawn(self.command, cwd=str(REPO), stderr_path=str(stderr_dir / f"{tag}.stderr"))
+        self.client.initialize(root_uri=root.as_uri(), init_options=dict(self.options), timeout=timeout)
         self.client.wait_log("indexed", 20)
         self.published: list[tuple[str, int | None]] = []  # (uri, version) of every publish
         dispatch = self.client._dispatch
@@ -190,12 +194,14 @@ def inlay_scaling(root: Path, stderr_dir: Path, sizes: list[int], reps: int) -> 
     return out
 
 
-def run(smoke: bool = False, size: int = 3000, keystroke_ms: float = 50, out: Path | None = None) -> dict:
+def run(smoke: bool = False, size: int = 3000, keystroke_ms: float = 50, out: Path | None = None,
+        only: str | None = None) -> dict:
     root = Path(tempfile.mkdtemp(prefix="shapesense-felt-"))
     stderr_dir = root / "stderr"
     stderr_dir.mkdir()
     size = 500 if smoke else size
-    res: dict = {"settings": "defaults (no debounceMs override)", "size": size}
+    res: dict = {"settings": json.dumps(Server.options) if Server.options else "defaults (no debounceMs override)",
+                 "size": size}
     gf = gen.generate(size)
     meta = dataclasses.asdict(gf.meta)
     path = root / f"model_{size}.py"
@@ -213,6 +219,9 @@ def run(smoke: bool = False, size: int = 3000, keystroke_ms: float = 50, out: Pa
             f"{t['published_per_burst']['median']:.0f} of {t['keystrokes_per_burst']}; server CPU median {t['cpu_share']['median']:.0%}")
     finally:
         srv.close()
+    res["options"], res["server_cmd"] = Server.options, Server.command
+    if only == "edits":
+        return res
     mb = 1_000_000
     res["huge"] = huge_files(root, stderr_dir, 20 if smoke else 200, 2 * mb if smoke else 20 * mb, mb // 10 if smoke else mb)
     h = res["huge"]
@@ -233,8 +242,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--smoke", action="store_true")
     ap.add_argument("--size", type=int, default=3000)
     ap.add_argument("--keystroke-ms", type=float, default=50)
+    ap.add_argument("--server-cmd", help="server command (default: python -m shapesense serve --stdio)")
+    ap.add_argument("--options", help="initializationOptions as JSON (default: none: the server's defaults)")
+    ap.add_argument("--only", choices=["edits"], help="only the one-line edits and typing bursts")
     a = ap.parse_args(argv)
-    run(a.smoke, a.size, a.keystroke_ms)
+    if a.server_cmd:
+        Server.command = shlex.split(a.server_cmd)
+    if a.options:
+        Server.options = json.loads(a.options)
+    run(a.smoke, a.size, a.keystroke_ms, only=a.only)
     return 0
 
 

@@ -27,7 +27,7 @@ def _raise_in(thread_id: int, exc: type | None) -> None:
 
 
 class Watchdog:
-    def __init__(self, interruptible: Callable[[object], bool], grace_s: float = 0.1, tick_s: float = 0.02):
+    def __init__(self, interruptible: Callable[[object], bool], grace_s: float = 0.1, tick_s: float = 0.05):
         """`interruptible(frame)`: may the guarded thread, whose innermost frame this is, be
         interrupted there (code that never polls the cancel check)? Elsewhere the run is
         left to stop by itself."""

@@ -26,7 +26,7 @@ class Settings:
     # None: adaptive (analyse at once when idle; a burst of edits cancels the superseded
     # run and queues at most one more). A number restores a fixed debounce.
     debounce_ms: int | None = None
-    analysis_budget_ms: int = 5_000  # one analysis of one file; past it: cancelled, a message
+    analysis_budget_ms: int = 15_000  # one analysis of one file; past it: cancelled, a message
     max_file_bytes: int = 2_000_000  # bigger files are analysed up to this size only
     solver_budget_ms: int = 2_000  # solver time of one analysis; past it queries say "unknown"
     warn_unused_ignores: bool = False  # `# shapesense: ignore` comments that silence nothing
