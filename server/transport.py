@@ -13,9 +13,9 @@ it waits for bytes that never come, and it allocates whatever length it is told.
   (it is waiting for an answer that cannot come) ends the server with status 1, so the
   client restarts it. Nothing hangs silently.
 - The process ends with `os._exit` once the outcome is decided (after `exit`, when stdin
-  closes, on SIGINT/SIGTERM): a running analysis, a blocked file read or the stdin thread
-  must not keep it alive. Status per the protocol: 0 after `shutdown`, else 1; a signal
-  ends it as that signal does.
+  closes): a running analysis, a blocked file read or the stdin thread must not keep it
+  alive. Status per the protocol: 0 after `shutdown`, else 1. SIGINT and SIGTERM end it
+  by their default action.
 
 Only the protocol writes to stdout (anything else printed goes to stderr). Reading happens
 on a daemon thread; messages are handled on the event loop in order, each
@@ -223,25 +223,15 @@ def end_process(status: int) -> None:
     os._exit(status)
 
 
-def _end_by_signal(signum: int, _frame: Any) -> None:
-    log.warning("ShapeSense: ending on signal %s", signal.Signals(signum).name)
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-    logging.shutdown()
-    signal.signal(signum, signal.SIG_DFL)
-    os.kill(os.getpid(), signum)  # the parent sees the process ended by this signal
-
-
 def install_signal_handlers() -> None:
-    """SIGINT and SIGTERM end the server at once, even mid-analysis (Python's default
-    SIGINT raises KeyboardInterrupt in the event loop, and the worker threads outlive it)."""
+    """SIGINT and SIGTERM end the server at once, even mid-analysis, by their default
+    action: the kernel ends the process without waiting for the GIL, which a long C call
+    of the analysis may hold. (Python's own SIGINT handler raises KeyboardInterrupt in the
+    event loop, and the worker threads outlived it.)"""
     if threading.current_thread() is not threading.main_thread():
         return
     for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, _end_by_signal)
+        signal.signal(sig, signal.SIG_DFL)
 
 
 def serve_stdio(server: Any, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:

@@ -6,7 +6,8 @@ stdin, SIGINT, SIGTERM), and a reopened document answered from its new text.
 Run as a script, this file is the server on a slow stand-in engine: a text containing
 `SLOW<seconds>` keeps the analysis thread busy (in Python, holding the GIL as the real
 engine does) after writing `<path>.started`, so a test knows an analysis is running; with
-`TAG<word>` every fact's origin says `tag <word>`; `PRINT` prints to stdout (Python and fd 1)."""
+`TAG<word>` every fact's origin says `tag <word>`; `PRINT` prints to stdout (Python and fd 1);
+`HOLDGIL` makes one C call of about a minute that keeps the GIL (after the marker)."""
 from __future__ import annotations
 
 import os
@@ -224,6 +225,28 @@ def test_signal_during_a_long_analysis_is_prompt(busy: RawServer, sig: int):
     assert status == -sig  # ended by that signal, as the parent expects
 
 
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_signal_during_a_long_call_that_holds_the_gil_is_prompt(tmp_path: pathlib.Path, sig: int):
+    """A C call of the analysis that never lets Python run (a huge integer power here)
+    cannot delay a signal: no Python-level handler has to run."""
+    srv = RawServer(SLOW_SERVER)
+    try:
+        srv.initialize(tmp_path.as_uri())
+        doc = tmp_path / "gil.py"
+        srv.send(_open(doc.as_uri(), "x = 1  # HOLDGIL\n"))
+        marker = pathlib.Path(f"{doc}.started")
+        deadline = time.monotonic() + 30
+        while not marker.exists():
+            assert time.monotonic() < deadline, "the analysis never started"
+            time.sleep(0.02)
+        time.sleep(0.2)  # well inside the call
+        srv.proc.send_signal(sig)
+        status, _ = _time_to_exit(srv)
+        assert status == -sig
+    finally:
+        srv.kill()
+
+
 # -- reopen ----------------------------------------------------------------------------------
 def test_reopen_with_the_same_version_answers_from_the_new_text(tmp_path: pathlib.Path):
     """Clients restart version numbers on reopen: close + open with new text, same version,
@@ -264,6 +287,10 @@ if __name__ == "__main__":  # the server on the slow stand-in engine (see the do
 
     class SlowHost(FakeHost):
         def analyze(self, path):
+            if "HOLDGIL" in self.texts.get(path, ""):
+                with open(f"{path}.started", "w"):
+                    pass
+                7 ** 20_000_000  # about a minute in one C call that keeps the GIL
             slow = re.search(r"SLOW(\d+)", self.texts.get(path, ""))
             if slow:
                 with open(f"{path}.started", "w"):
