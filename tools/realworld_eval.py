@@ -460,7 +460,20 @@ def corpus_report(results: dict, manifest: dict, notes: list) -> str:
                      f"| {nc.get('consistent', 0)} | {nc.get('wrong', 0)} | {nc.get('unknown', 0)} | {r['driver']['diags']} / {r['nodriver']['diags']} "
                      f"| {r['driver']['mutants'][0]}/{r['driver']['mutants'][1]} | {r['nodriver']['mutants'][0]}/{r['nodriver']['mutants'][1]} "
                      f"| {r['driver']['seconds']} / {r['nodriver']['seconds']}{' ' + r['driver']['error'] if r['driver']['error'] else ''} |")
-    return "\n".join(["## Per package", "", *rows, "", "## Per file", *files, ""]) + "\n"
+    return "\n".join([f"Engine: {_engine_version()}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", "",
+                      "## Per package", "", *rows, "", "## Per file", *files, ""]) + "\n"
+
+
+def _engine_version() -> str:
+    """The commit the engine was at, and whether its tree had uncommitted edits."""
+    try:
+        root = HERE.parent.parent
+        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "analysis", "server"], cwd=root,
+                               capture_output=True, text=True).stdout.strip()
+        return f"main {rev}" + (" + uncommitted edits in analysis/ or server/" if dirty else "")
+    except OSError:
+        return "unknown"
 
 
 
