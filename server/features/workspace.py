@@ -74,7 +74,7 @@ async def index(ls: "ShapeLanguageServer") -> None:
                 if text is None:
                     skipped += 1
                     if skipped <= MAX_SKIPS_LOGGED:
-                        ls.log_message(f"ShapeSense: not indexed: {why}")
+                        ls.log_message(f"ShapeSense: not read: {why}")  # (never "indexed": clients wait for that word)
                 elif path_to_uri(path) not in ls.documents:
                     ls.worker.set_file(path, text)
                     indexed += 1
