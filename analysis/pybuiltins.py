@@ -8,7 +8,10 @@ import math
 
 from . import shapes as S
 from .shapes import UNKNOWN
-from .values import Container, DictVal, ListVal, Ref, is_tensor
+from .limits import MAX_INT_BITS
+from .values import Container, DictVal, ListVal, Ref, is_tensor, too_many, unknown_list
+
+MAX_INT_DIGITS = MAX_INT_BITS * 3 // 10  # decimal digits of the largest int kept
 
 # Top-level packages that are never analysed as workspace modules.
 EXTERNAL_ROOTS = {"torch", "numpy", "math", "typing", "collections", "functools",
@@ -50,10 +53,16 @@ def call_builtin(engine, name: str, args: list, kwargs: dict, site):
     if fn is None:
         return UNKNOWN
     try:
-        return fn(engine, args, kwargs, site)
+        out = fn(engine, args, kwargs, site)
     except (TypeError, ValueError, ZeroDivisionError, OverflowError, IndexError, KeyError,
             AttributeError, RecursionError):
         return UNKNOWN
+    # Builtins build from bounded inputs (a string of up to limits.MAX_STR_LEN characters
+    # is as many items): past the item cap the result is Unknown of its type.
+    if isinstance(out, (ListVal, DictVal)) and too_many(len(out.items)):
+        return unknown_list("list" if getattr(out, "kind", "") == "list" else "tuple") \
+            if isinstance(out, ListVal) else UNKNOWN
+    return out
 
 
 def _len(engine, args, kwargs, site):
@@ -293,6 +302,8 @@ def _abs(engine, args, kwargs, site):
 
 def _round(engine, args, kwargs, site):
     v = args[0]
+    if len(args) > 1 and type(args[1]) is int and args[1] < -MAX_INT_DIGITS:
+        return UNKNOWN  # round(n, -10**9) computes 10**(10**9) (limits.py)
     if isinstance(v, (int, float)) and not isinstance(v, S.Expr):
         return round(v, *args[1:])
     return UNKNOWN
