@@ -632,7 +632,6 @@ class _Params:
         if any(a is m for a in ancestors) or len(ancestors) > 64:
             return []
         ancestors = ancestors + [m]
-        seen = ancestors
         out = []
         if isinstance(m, NNModule):
             for k, x in m.attrs.items():
@@ -644,19 +643,22 @@ class _Params:
                 if isinstance(x, TensorValue):
                     out.append((x, False))  # a ParameterList's items
                 else:
-                    out.extend(self._collect(x, seen))
+                    out.extend(self._collect(x, ancestors))
             return out
         if not isinstance(m, Instance):
             return out
         names, frozen = self._declared_params(m.cls)
         layer = m.attrs.get("__layer__")
         layer_attrs = layer.attrs if isinstance(layer, NNModule) else {}
+        inner = m.attrs.get("__container__")
         for k, x in m.attrs.items():
             if isinstance(x, TensorValue):
                 if k in names and k not in layer_attrs:
                     out.append((x, k in frozen))
-            elif k == "__layer__" or k == "__container__" or _is_module(x):
-                out.extend(self._collect(x, seen))
+            elif k in ("__layer__", "__container__") or (_is_module(x) and not isinstance(inner, Container)):
+                # A Sequential / ModuleDict subclass registers its module attributes in
+                # the container too: counted there once.
+                out.extend(self._collect(x, ancestors))
         return out
 
     def _declared_params(self, cls):

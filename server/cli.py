@@ -71,6 +71,9 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--warn-unused-ignores", action="store_true",
                        help="report '# shapesense: ignore' comments that silence nothing (code unused-ignore)")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when errors are found")
+    from . import summary_cli  # `shapesense summary`: the model summary (server/summary_cli.py)
+
+    summary_cli.add_parser(sub)
     return p
 
 
@@ -101,6 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "serve":
         return serve(args)
+    if args.command == "summary":
+        from . import summary_cli
+
+        return summary_cli.main(args)
     from . import check, config
 
     missing = [p for p in args.paths if not os.path.exists(p)]
