@@ -570,6 +570,8 @@ class ExpressionsMixin:
         if site is None:
             return
         frame, node = site
+        if frame.blind:
+            return  # inside a branch that may never run (statements._branch)
         rec = DiagRecord((frame.path, frame.unit.key), node.nid, severity, code, message, related, repair)
         frame.entry.diags[rec.key()] = rec
 

@@ -125,6 +125,7 @@ class Frame:
         self.loops: list = []  # stack of (break_envs, continue_envs)
         self.assumptions: list = []  # (Cond, (unit, nid))
         self.hard_syms: set = set()
+        self.blind = 0  # > 0 inside a branch whose test has an unknown value
         self.pure = True
         self.globals_env = None  # the module env, for module-level functions
         self.is_module = unit.kind == "module"

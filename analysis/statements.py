@@ -145,9 +145,24 @@ class StatementsMixin:
             return self.exec_block(frame, s.body, env)
         if truth is False:
             return self.exec_block(frame, s.orelse, env)
-        a = self.exec_block(frame, s.body, _copy_env(env))
-        b = self.exec_block(frame, s.orelse, _copy_env(env))
+        a = self._branch(frame, s.body, _copy_env(env), test, s.nid)
+        b = self._branch(frame, s.orelse, _copy_env(env), S.not_(test) if isinstance(test, S.Cond) else test, s.nid)
         return self.join_env(a, b)
+
+    def _branch(self, frame, body, env, test, nid):
+        """One side of an `if` whose test is not decided. A symbolic test holds on its side
+        (an assumption there only); on a test of unknown value the side may be dead code
+        in the real program, so nothing in it is reported (its shapes still are)."""
+        mark = len(frame.assumptions)
+        blind = not isinstance(test, S.Cond)
+        if not blind:
+            frame.assumptions.append((test, ((frame.path, frame.unit.key), nid)))
+        frame.blind += blind
+        try:
+            return self.exec_block(frame, body, env)
+        finally:
+            frame.blind -= blind
+            del frame.assumptions[mark:]
 
     def exec_for(self, frame, s, env):
         iterable = self.eval(frame, s.iter, env)
