@@ -116,3 +116,7 @@ def test_recipe_end_to_end_on_one_tiny_package(tmp_path, monkeypatch):
     traced = sum(r["driver"]["counts"].values())
     assert traced > 5 and r["driver"]["mutants"][1] == len(entry["mutants"])
     assert "| rotary-embedding-torch | 1 |" in (tmp_path / "corpus" / "report.md").read_text()
+    # hovers over a real `shapesense serve --stdio` say what the eval read from AnalysisHost
+    lsp = subprocess.run([sys.executable, str(TOOLS / "realworld_eval.py"), "--corpus", str(tmp_path), "--lsp-check", "rotary"],
+                         capture_output=True, text=True, timeout=600)
+    assert lsp.returncode == 0 and "LSP hover == AnalysisHost fact on" in lsp.stdout, lsp.stdout[-2000:] + lsp.stderr[-2000:]
