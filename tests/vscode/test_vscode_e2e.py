@@ -238,6 +238,17 @@ def crashing_run(e2e_env, tmp_path_factory) -> dict:
     )
 
 
+@pytest.fixture(scope="module")
+def too_old_run(e2e_env, tmp_path_factory) -> dict:
+    """An interpreter that answers like Python 2 does to `-I` (this machine has no old Python)."""
+    tmp = tmp_path_factory.mktemp("vscode-too-old")
+    fake = tmp / "python2.7"
+    fake.write_text("#!/bin/sh\necho 'Unknown option: -I' >&2\necho 'usage: python2.7 [option] ...' >&2\nexit 2\n")
+    fake.chmod(0o755)
+    return _run_scenario(e2e_env, tmp, "broken", str(fake), shot=str(tmp / "too-old.png"),
+                         toast="needs Python")
+
+
 # Modules a cloned repository could use to run code in the server (tests/test_launch_security.py
 # covers every module the server imports; here a few, through the installed extension).
 SHADOWED = ["json", "jedi", "z3", "parso", "hashlib", "bisect", "shapesense", "pygls", "lsprotocol"]
@@ -318,6 +329,13 @@ def test_missing_interpreter_is_reported(broken_run):
     assert "error" in (_step(broken_run, "status_error")["label"] or ""), broken_run["steps"]
     out = _step(broken_run, "show_output_button")["output"]
     assert "cannot start the server" in out, out
+
+
+def test_too_old_python_is_reported(too_old_run):
+    note = _step(too_old_run, "notification")
+    assert "ShapeSense needs Python >= 3.10" in note["text"] and "python2.7" in note["text"], note
+    assert {"Open Settings", "Show Output"} <= set(note["buttons"]), note
+    assert "error" in (_step(too_old_run, "status_error")["label"] or "")
 
 
 def test_server_failing_at_start_is_reported(crashing_run):
