@@ -158,13 +158,15 @@ class AnalysisWorker:
         with self._lock:
             self._urgent_paths.discard(path)
 
-    def _gives_way(self, path: str, size: int, started: float) -> bool:
+    def _gives_way(self, path: str, size: int, started: float, hard: bool = False) -> bool:
         """Should the running analysis of `path` (`size` characters, started at `started`)
         stop for other work? For a request waiting on another file, yes (but a run a
         request waits for is never stopped for another such run: no ping-pong). After a
-        time slice, also for a queued file of less than a quarter of its size: shortest
-        first, so a huge file cannot hold up the small ones, and two alike take turns in
-        order."""
+        time slice, also for any other file's queued run: turns, so no file holds up the
+        others for long. A stop from outside (`hard`: the run is parsing and cannot stop by
+        itself, and what it parsed is lost) is made for a turn only when the waiting file
+        is under a quarter of its size, so the smaller always goes first and two alike
+        cannot keep undoing each other's parse."""
         with self._lock:
             hurried = tuple(self._urgent_paths)
             if path in hurried:
@@ -173,7 +175,10 @@ class AnalysisWorker:
                 return True
             if time.monotonic() - started < SLICE_S:
                 return False
-            return any(p != path and n * 4 < size for p, n in self._queued.items())
+            others = [n for p, n in self._queued.items() if p != path]
+            if hard:
+                return any(n * 4 < size for n in others)
+            return bool(others)
 
     def shutdown(self) -> None:
         self.closed = True
@@ -225,11 +230,11 @@ class AnalysisWorker:
         spent = spent[1] if spent[0] == key else 0.0
         deadline = started - spent + limits.budget_ms / 1000 if limits.budget_ms else None
 
-        def cancel() -> bool:
+        def cancel(hard: bool = False) -> bool:
             time.sleep(0)  # polled every few hundred engine steps: let the event loop in first
             if self.closed or is_current is not None and not is_current():
                 why.append("superseded")
-            elif self._gives_way(path, size, started):
+            elif self._gives_way(path, size, started, hard):
                 why.append("preempted")
             elif deadline is not None and time.monotonic() > deadline:
                 why.append("budget")
@@ -251,7 +256,7 @@ class AnalysisWorker:
         logs = []
         with _gc_paused(), _solver_budget(limits.solver_budget_ms, self._factory is None) as solver_budget:
             try:
-                with self.watchdog.guard(cancel):
+                with self.watchdog.guard(lambda: cancel(hard=True)):
                     if _takes_cancel(host):
                         analysis = host.analyze(path, cancel=cancel)
                     else:
@@ -343,7 +348,7 @@ def parsing_now(frame) -> bool:
 
 _ENGINE_DIR = os.sep + "analysis" + os.sep
 _PARSE_FILES = tuple(os.path.join("analysis", f) for f in ("db.py", "syntax.py", "lower.py", "ir.py"))
-SLICE_S = 0.1  # a run may hold the analysis thread this long before a much smaller file goes first
+SLICE_S = 0.1  # a run may hold the analysis thread this long before another file's run goes first
 
 
 def fit(text: str, max_bytes: int | None) -> tuple[str, int | None]:
