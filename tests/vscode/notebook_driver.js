@@ -1,7 +1,9 @@
 // Drives code-server (real VS Code in the browser) on a Jupyter notebook, in headless Chromium.
 // usage: node notebook_driver.js <config.json>
-// config: { url, folder, file, shot, fail_shots, hover: { line, token, want }, squiggle: { line } }
-//   hover.line / squiggle.line: text a cell line contains; hover.token: the word to hover in it.
+// config: { url, folder, file, shot, fail_shots, hover: { line, token, want }, squiggle: { line },
+//           quickfix: { token, title, fixed } }
+//   hover.line / squiggle.line: text a cell line contains; hover.token: the word to hover in it;
+//   quickfix: where on the squiggled line to ask for fixes, the fix to pick, text it leaves.
 // Prints one line "RESULT <json>" with what it saw; each step records its own outcome.
 const { chromium } = require('playwright-core');
 const fs = require('fs');
@@ -153,6 +155,28 @@ async function squiggles(page, lineText) {
       }
       if (s.count < 1) throw new Error(`no squiggle in the cell holding ${JSON.stringify(cfg.squiggle.line)}`);
       return s;
+    });
+    await step('quickfix', async () => {
+      // the squiggle in the model's cell: put the cursor on it, Ctrl+. and pick the repair
+      const box = await tokenBox(page, cfg.squiggle.line, cfg.quickfix.token);
+      if (!box) throw new Error('the squiggled line is not drawn');
+      await page.mouse.click(box.x, box.y);
+      await page.waitForTimeout(300);
+      await page.keyboard.press('Control+Period');
+      const rows = page.locator('.action-widget .monaco-list-row');
+      await rows.first().waitFor({ state: 'visible', timeout: 15000 });
+      await page.waitForTimeout(500);
+      const items = await rows.allInnerTexts();
+      const fix = rows.filter({ hasText: cfg.quickfix.title }).first();
+      if (!(await fix.count())) throw new Error(`no ${cfg.quickfix.title} among ${JSON.stringify(items)}`);
+      await fix.click();
+      let s = { count: -1 };
+      for (let i = 0; i < 40 && s.count !== 0; i++) {
+        await page.waitForTimeout(500);
+        s = await squiggles(page, cfg.squiggle.line);
+      }
+      const fixed = await tokenBox(page, cfg.quickfix.fixed, cfg.quickfix.fixed);
+      return { items, remaining: s.count, fixed_line: fixed ? fixed.text : null };
     });
   } catch (e) {
     say('driver error:', String(e && e.stack || e));

@@ -3,7 +3,7 @@
 The workspace holds `samples/notebook_mnist.ipynb`; VS Code opens it in its notebook editor
 (the built-in ipynb extension) and syncs the cells to the server as a notebook (LSP 3.17).
 `notebook_driver.js` hovers `batch` in the last cell, which cell 1 defines, takes a
-screenshot, and looks for the squiggle in the model's cell. The screenshot goes to the
+screenshot, looks for the squiggle in the model's cell and applies its quick fix. The screenshot goes to the
 test's temporary folder (or SHAPESENSE_SCREENSHOTS when set), never into tracked files.
 """
 from __future__ import annotations
@@ -92,6 +92,7 @@ def run_notebook_scenario(e2e_env: dict, tmp: Path) -> dict:
             "shot": str(shots / "notebook_hover.png"), "fail_shots": str(tmp),
             "hover": {"line": "logits = model(batch)", "token": "batch", "want": r"batch: Tensor\[64, 1, 28, 28\]"},
             "squiggle": {"line": "x = F.relu(self.fc1(x))"},
+            "quickfix": {"token": "fc1", "title": "Set in_features to 256", "fixed": "nn.Linear(256, 120)"},
         }
         cfg_path = tmp / "driver.json"
         cfg_path.write_text(json.dumps(cfg))
@@ -140,3 +141,9 @@ def test_squiggle_in_the_model_cell(notebook_run):
     assert any(l and "self.fc1(x)" in l for l in sq["lines"]), sq
     # the cells were synced as a notebook, not as loose files
     assert "notebookDocument/didOpen" in notebook_run["output_log"], notebook_run["output_log"][-3000:]
+
+
+def test_quick_fix_in_a_cell(notebook_run):
+    qf = _step(notebook_run, "quickfix")
+    assert qf["remaining"] == 0, qf
+    assert "self.fc1 = nn.Linear(256, 120)" in (qf["fixed_line"] or ""), qf
