@@ -317,6 +317,7 @@ def corpus_main(argv):
     ap.add_argument("--only", default="", help="comma-separated substrings of model ids")
     ap.add_argument("--report", default="", help="markdown report (default ROOT/corpus/report.md)")
     ap.add_argument("--details", default="", help="details file (default ROOT/corpus/details.md)")
+    ap.add_argument("--unknown", default="", help="every unknown line (default ROOT/corpus/unknown.txt)")
     ap.add_argument("--json", default="")
     ap.add_argument("--no-mutants", action="store_true")
     ap.add_argument("--lsp-check", default="", help="comma-separated model ids: hover them over LSP and compare")
@@ -404,11 +405,12 @@ def corpus_main(argv):
                "## Mutants not flagged on the raising line", *(missed_lines or ["(none)"]), "",
                "## Notes", *([f"- {n}" for n in notes] or ["(none)"]), ""]
     out_details.write_text("\n".join(details))
-    (corpus / "unknown.txt").write_text("\n".join(unknown_lines) + "\n")
+    out_unknown = Path(a.unknown) if a.unknown else corpus / "unknown.txt"
+    out_unknown.write_text("\n".join(unknown_lines) + "\n")
     if a.json:
         Path(a.json).write_text(json.dumps(results, indent=1))
     print(report)
-    print(f"report: {out_report}\ndetails: {out_details}\nunknown lines: {corpus / 'unknown.txt'}")
+    print(f"report: {out_report}\ndetails: {out_details}\nunknown lines: {out_unknown}")
 
 
 def _pct(n, d):
