@@ -57,6 +57,7 @@ class LibraryResolver:
     def __init__(self, paths: tuple, excluded: tuple = ()):
         self.paths = tuple(p for p in paths if not any(_inside(p, e) for e in excluded))
         self._cache: dict = {}
+        self._dists: dict = {}  # folder -> {top-level package: requires torch}
 
     def resolve(self, dotted: str) -> str | None:
         if not dotted or dotted in self._cache:
@@ -71,13 +72,54 @@ class LibraryResolver:
                         found = cand
                         break
                 if found or os.path.isdir(os.path.join(base, root)):
+                    if found and not self._about_tensors(base, root):
+                        found = None
                     break  # the first folder that has the package is the one Python uses
         self._cache[dotted] = found
         return found
 
+    def _about_tensors(self, base: str, root: str) -> bool:
+        """Does the distribution that installed package `root` depend on torch? A library
+        that does not (a logger, a config parser) defines no tensor shapes, and reading its
+        source would only cost time: it stays opaque. Unknown distributions are read."""
+        requires = self._dists.get(base)
+        if requires is None:
+            requires = self._dists[base] = _torch_dependents(base)
+        return requires.get(root, True)
+
     def owns(self, path: str) -> bool:
         """Is this file inside one of the library folders?"""
         return any(_inside(path, p) for p in self.paths)
+
+
+def _torch_dependents(base: str) -> dict:
+    """{top-level package: its distribution requires torch} for the wheels in a folder,
+    from each `*.dist-info`'s RECORD (which files it installed) and METADATA."""
+    out: dict = {}
+    try:
+        infos = [n for n in os.listdir(base) if n.endswith(".dist-info")]
+    except OSError:
+        return out
+    for info in infos:
+        folder = os.path.join(base, info)
+        try:
+            with open(os.path.join(folder, "METADATA"), encoding="utf-8", errors="replace") as f:
+                meta = f.read(200_000)
+            with open(os.path.join(folder, "RECORD"), encoding="utf-8", errors="replace") as f:
+                record = f.read(2_000_000)
+        except OSError:
+            continue
+        torch = any(line.split(":", 1)[1].strip().split(";")[0].strip().lower().startswith(("torch", "pytorch"))
+                    and "extra ==" not in line
+                    for line in meta.splitlines() if line.lower().startswith("requires-dist:"))
+        torch = torch or info.lower().startswith(("torch", "pytorch"))
+        for line in record.splitlines():
+            top = line.split(",", 1)[0].split("/", 1)[0]
+            if top and not top.endswith((".dist-info", ".data")) and top != "..":
+                top = top[:-3] if top.endswith(".py") else top
+                out[top] = out.get(top, False) or torch
+    return out
+
 
 
 def _inside(path: str, folder: str) -> bool:

@@ -1,0 +1,82 @@
+"""Installed libraries analysed from source: resolution through a library path, lazy
+packages (only the submodule that defines a name runs), and libraries that do not depend
+on torch kept opaque. The library folder is made here (nothing is installed)."""
+import textwrap
+
+from shapesense.analysis.db import AnalysisHost, EngineSettings
+from shapesense.analysis.libraries import _torch_dependents
+
+
+def _write(root, rel, text):
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text))
+
+
+def _dist(site, name, top, requires):
+    info = site / f"{name}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Name: %s\n" % name + "".join(f"Requires-Dist: {r}\n" for r in requires))
+    (info / "RECORD").write_text(f"{top}/__init__.py,,\n{info.name}/METADATA,,\n")
+
+
+def _site(tmp_path):
+    site = tmp_path / "site"
+    _write(site, "blocklib/__init__.py", """
+        from .blocks import Block
+        from .heavy import Unused
+    """)
+    _write(site, "blocklib/blocks.py", """
+        import torch.nn as nn
+
+        class Block(nn.Module):
+            def __init__(self, dim, hidden):
+                super().__init__()
+                self.fc = nn.Linear(dim, hidden)
+
+            def forward(self, x):
+                return self.fc(x).relu()
+    """)
+    _write(site, "blocklib/heavy.py", "import torch\nclass Unused:\n    pass\n")
+    _write(site, "quietlib/__init__.py", "def make(n):\n    return n\n")
+    _dist(site, "blocklib", "blocklib", ["torch>=2.0", "numpy"])
+    _dist(site, "quietlib", "quietlib", ["pyyaml", "tqdm; extra == 'torch'"])
+    return site
+
+
+USER = """
+import torch
+from blocklib import Block
+from quietlib import make
+
+b = Block(8, 16)
+y = b(torch.randn(4, 8))
+n = make(3)
+"""
+
+
+def test_a_library_block_gives_shapes_and_only_its_module_runs(tmp_path):
+    site = _site(tmp_path)
+    user = tmp_path / "ws" / "model.py"
+    user.parent.mkdir()
+    user.write_text(USER)
+    host = AnalysisHost(EngineSettings(library_paths=(str(site),)), workspace_root=str(user.parent))
+    host.set_file(str(user), USER)
+    result = host.analyze(str(user))
+    shapes = {f.text: f.shape for f in result.facts if f.is_target}
+    assert shapes["y"] == "Tensor[4, 16]"
+    loaded = {p.rsplit("site/", 1)[-1] for p in host.files if "site" in p}
+    assert "blocklib/blocks.py" in loaded
+    assert "blocklib/heavy.py" not in loaded  # lazy: nothing asked for it
+    assert not any(p.startswith("quietlib") for p in loaded)  # no torch dependency: opaque
+    assert result.diagnostics == []
+
+
+def test_no_library_path_means_no_library(tmp_path):
+    site = _site(tmp_path)
+    user = tmp_path / "model.py"
+    host = AnalysisHost(EngineSettings(library_paths=()))
+    host.set_file(str(user), USER)
+    shapes = {f.text: f.shape for f in host.analyze(str(user)).facts if f.is_target}
+    assert "y" not in shapes
+    assert _torch_dependents(str(site)) == {"blocklib": True, "quietlib": False}
