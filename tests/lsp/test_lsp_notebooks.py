@@ -518,6 +518,39 @@ async def test_ignore_comments_are_per_cell(real_warn_unused: LanguageClient):
     assert note.code == "unused-ignore" and note.range.start.line == 0, note
     assert await _cell_diagnostics(real_warn_unused, plain, 1) == []
 
+@pytest.mark.asyncio
+async def test_bad_notebook_messages_change_nothing(real: LanguageClient):
+    """Changes for a notebook or cell that is not open, and an array change past the end,
+    are logged or clamped; the notebook keeps its results. Cells of other languages and
+    cells whose text never came are left out of the program."""
+    enc = encoding(real)
+    nb = Notebook(real, "robust.ipynb")
+    code, r_cell = nb.open([("code", "import torch\nx = torch.randn(3, 4)\n"), ("code", "x <- c(1, 2)\n")])
+    # the second cell is R: re-announce it with its language (the opening above said python)
+    nb._send(types.NotebookDocumentCellChanges(structure=types.NotebookDocumentCellChangeStructure(
+        array=types.NotebookCellArrayChange(start=1, delete_count=1, cells=[types.NotebookCell(kind=types.NotebookCellKind.Code, document=r_cell + "r")]),
+        did_open=[types.TextDocumentItem(uri=r_cell + "r", language_id="r", version=1, text="y <- x[1]\n")],
+        did_close=[types.TextDocumentIdentifier(uri=r_cell)],
+    )))
+    real.notebook_document_did_change(types.DidChangeNotebookDocumentParams(
+        notebook_document=types.VersionedNotebookDocumentIdentifier(uri=nb.uri + "-missing", version=9),
+        change=types.NotebookDocumentChangeEvent(cells=types.NotebookDocumentCellChanges(data=[])),
+    ))
+    nb._send(types.NotebookDocumentCellChanges(
+        structure=types.NotebookDocumentCellChangeStructure(
+            array=types.NotebookCellArrayChange(start=99, delete_count=5, cells=[types.NotebookCell(kind=types.NotebookCellKind.Code, document="cell:never-opened")]),
+        ),
+        text_content=[types.NotebookDocumentCellContentChanges(
+            document=types.VersionedTextDocumentIdentifier(uri="cell:not-open", version=2),
+            changes=[types.TextDocumentContentChangeWholeDocument(text="boom(")],
+        )],
+    ))
+    x = find_position("import torch\nx = torch.randn(3, 4)\n", "x =", enc)
+    assert await _hover_until(real, code, x, "x: Tensor[3, 4]") == "x: Tensor[3, 4]"
+    await wait_until(real, lambda: any("not open" in m.message for m in real.log_messages))
+    assert await _hover(real, r_cell + "r", types.Position(0, 0)) is None
+    assert await _cell_diagnostics(real, code) == []
+
 # -- the cell <-> virtual file mapping, without a server --------------------------------------
 
 
