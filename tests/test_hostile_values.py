@@ -63,12 +63,12 @@ def _terms(name: str, n: int) -> str:
     return " + ".join([name] * n)
 
 
-def _symbolic(step: str) -> str:
+def _symbolic(step: str, result: str = "t.t()", shape: str = "Tensor[c, b]") -> str:
     """A step repeated forty times on a symbolic dim, in a def run with annotated shapes."""
     return ("from jaxtyping import Float\nfrom torch import Tensor\n"
             "def g(t: Float[Tensor, 'b c']):\n    m = t.shape[0]\n"
-            f"    for _ in range(40):\n        {step}\n    return t.t()\n"
-            "#          ^ Tensor[c, b]\n")
+            f"    for _ in range(40):\n        {step}\n    return {result}\n"
+            + (f"#          ^ {shape}\n" if shape else ""))
 
 
 HEADER = "import torch\nx = torch.randn(2, 3)\n"
@@ -82,14 +82,17 @@ CASES = [
     Case("int squared forty times", "n = 3\nfor _ in range(40):\n    n = n * n\n"),
     Case("int raised to a power", "n = 3\nfor _ in range(6):\n    n = n ** 64\n"),
     Case("int shifted by 10**11", "n = 1 << 10**11\n"),
-    Case("percent format width", "s = '%0900000000d' % 1\n"),
-    Case("str.format width", "s = '{:0900000000d}'.format(1)\n"),
-    Case("f-string width", "s = f'{1:0900000000}'\n"),
+    Case("percent format width", "s = '%09000000000d' % 1\n"),
+    Case("str.format width", "s = '{:09000000000d}'.format(1)\n"),
+    Case("f-string width", "s = f'{1:09000000000}'\n"),
     Case("str.replace doubling", 's = "ab"\nfor _ in range(40):\n    s = s.replace("a", "aa")\n'),
-    Case("round to -10**7 digits", "n = round(5, -10**7)\n"),
+    Case("round to -10**8 digits", "n = round(5, -10**8)\n"),
     Case("nested comprehension", "c = [0 for i in range(512) for j in range(512) for k in range(512)]\n"),
     Case("symbolic dim squared", _symbolic("m = m * m")),
-    Case("symbolic dim nested in floor divisions", _symbolic("m = m // 3 + m")),
+    # A dim nested forty times prints in exponential time: past the cap it is Unknown, and
+    # the def's hover shows no return shape rather than hanging.
+    Case("symbolic dim nested in floor divisions", _symbolic("m = m // 3 + m", "torch.zeros(m)", "")
+         .replace("'b c']):\n", "'b c']):\n#   ^ (t: Tensor[b, c])\n")),
     Case("float scale of a symbolic dim squared", _symbolic("m = m * 0.1 * m")),
     Case("tensor value raised to 10**9", "p = torch.tensor([7]) ** 10**9\n"),
     Case("tensor values squared forty times", "k = torch.tensor([3])\nfor _ in range(40):\n    k = k * k\n"),
