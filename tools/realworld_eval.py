@@ -389,6 +389,9 @@ def corpus_main(argv):
                     errs = sorted({dg.span.start[0] for dg in (res.diagnostics if res else []) if dg.severity == "error"})
                     ok = mu["torch_error_line"] in errs
                     caught += ok
+                    by_rule = r.setdefault("rules", {}).setdefault(mu["rule"], {"driver": 0, "nodriver": 0, "total": 0})
+                    by_rule[mode] += ok
+                    by_rule["total"] += mode == "driver"
                     if not ok:
                         el = mu["torch_error_line"]
                         missed_lines.append(f"- [{mode}] {mu['file']}:{el + 1} ({mu['description']}; edit at L{mu['line'] + 1}: `{mu['edit'][:90]}`) torch: {mu['torch_error'][:160]}; our error lines {[e + 1 for e in errs]}{' ' + err if err else ''}")
@@ -462,6 +465,16 @@ def corpus_report(results: dict, manifest: dict, notes: list) -> str:
                      f"| {nc.get('consistent', 0)} | {nc.get('wrong', 0)} | {nc.get('unknown', 0)} | {r['driver']['diags']} / {r['nodriver']['diags']} "
                      f"| {r['driver']['mutants'][0]}/{r['driver']['mutants'][1]} | {r['nodriver']['mutants'][0]}/{r['nodriver']['mutants'][1]} "
                      f"| {r['driver']['seconds']} / {r['nodriver']['seconds']}{' ' + r['driver']['error'] if r['driver']['error'] else ''} |")
+    rules: dict = {}
+    for r in results.values():
+        for rule, c in r.get("rules", {}).items():
+            t = rules.setdefault(rule, {"driver": 0, "nodriver": 0, "total": 0})
+            for k in t:
+                t[k] += c[k]
+    if rules:
+        rows += ["", "Mutants by rule (flagged on the raising line):", "",
+                 "| rule | mutants | flagged (driver) | flagged (no driver) |", "|---|---|---|---|"]
+        rows += [f"| {rule} | {c['total']} | {c['driver']} | {c['nodriver']} |" for rule, c in sorted(rules.items())]
     return "\n".join([f"Engine: {_engine_version()}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", "",
                       "## Per package", "", *rows, "", "## Per file", *files, ""]) + "\n"
 
