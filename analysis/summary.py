@@ -170,9 +170,11 @@ def summarize(host, path: str, target: str | None = None, inputs=None) -> ModelS
     if cls is None and instance is None:
         return None
     name = cls.qualname.rsplit(".", 1)[-1] if cls is not None else _type_name(instance)
-    if inputs is not None:
-        return _with_inputs(engine, path, name, cls, instance, inputs)
     contexts = _contexts(engine, cls, instance)
+    if inputs is not None:
+        if instance is None and contexts and contexts[0][2]:
+            instance = contexts[0][0]  # the model the file builds, not a default one
+        return _with_inputs(engine, path, name, cls, instance, inputs)
     if contexts:
         inst, rec, real = contexts[0]
         return _build(engine, path, name, cls, inst, rec, "call" if real else "symbolic", len(contexts))

@@ -9,6 +9,8 @@ if TYPE_CHECKING:
 
 def register_all(ls: "ShapeLanguageServer") -> None:
     from . import code_actions, configuration, diagnostics, hover, inlay_hints, lifecycle, notebooks, sync, workspace
+    from . import code_lens, summary  # the model summary (issue 14)
 
-    for module in (lifecycle, configuration, sync, diagnostics, hover, inlay_hints, code_actions, workspace, notebooks):
+    for module in (lifecycle, configuration, sync, diagnostics, hover, inlay_hints, code_actions, workspace, notebooks,
+                   code_lens, summary):
         module.register(ls)

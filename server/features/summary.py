@@ -1,0 +1,63 @@
+"""The model summary over LSP: the custom request `shapesense/modelSummary` and the
+command `shapesense.modelSummary` (for clients without custom requests, e.g. Neovim's
+`vim.lsp.buf.execute_command`), both answering `shapesense summary --format json`'s object.
+
+Params: `{"uri": ..., "model": "Net" (optional: the file's outermost model)}`. The
+summary is read from the analysis the server already holds for that text (the host keeps
+each file's last engine run): no second analysis. Runs on the analysis thread, which owns
+the engine's objects.
+"""
+from __future__ import annotations
+
+import traceback
+from typing import TYPE_CHECKING, Any
+
+from shapesense.analysis import summary as model_summary
+
+from ..guard import feature
+
+if TYPE_CHECKING:
+    from ..app import ShapeLanguageServer
+
+REQUEST = "shapesense/modelSummary"
+COMMAND = "shapesense.modelSummary"
+
+
+def _get(params: Any, name: str):
+    if isinstance(params, dict):
+        return params.get(name)
+    return getattr(params, name, None)
+
+
+async def answer(ls: "ShapeLanguageServer", uri: Any, model: Any = None) -> dict | None:
+    """The summary's JSON object, or None (no such file or model, or a bad request)."""
+    if not isinstance(uri, str) or (model is not None and not isinstance(model, str)):
+        return None
+    outcome = await ls.scheduler.current(uri)
+    if outcome is None or outcome.analysis is None:
+        return None
+    path = outcome.snapshot.path
+
+    def compute(host):
+        s = model_summary.summarize(host, path, model or None)
+        return None if s is None else {**s.to_json(), "uri": uri, "text": model_summary.render_text(s)}
+
+    return await ls.worker.run(compute)
+
+
+def register(ls: "ShapeLanguageServer") -> None:
+    @feature(ls, REQUEST)
+    async def model_summary_request(ls: "ShapeLanguageServer", params: Any):
+        return await answer(ls, _get(params, "uri"), _get(params, "model"))
+
+    @ls.command(COMMAND)
+    async def model_summary_command(*args):
+        # pygls hands the command's arguments one by one: [uri, model] or [{"uri", "model"}].
+        try:
+            first = args[0] if args else None
+            if first is not None and not isinstance(first, str):
+                return await answer(ls, _get(first, "uri"), _get(first, "model"))
+            return await answer(ls, first, args[1] if len(args) > 1 else None)
+        except Exception:
+            ls.log_error(f"ShapeSense: {COMMAND} failed\n{traceback.format_exc()}")
+            return None
