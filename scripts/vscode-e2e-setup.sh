@@ -111,14 +111,26 @@ if [ ! -d "$BUILD/node_modules" ] || [ "$(cat "$BUILD/node_modules/.lock-sum" 2>
   (cd "$BUILD" && npm ci --no-audit --no-fund >&2) || net_fail "npm ci in vscode-extension"
   echo "$LOCK_SUM" > "$BUILD/node_modules/.lock-sum"
 fi
-log "typecheck + bundle + package"
-(cd "$BUILD" && npm run --silent typecheck >&2 && npm run --silent bundle >&2)
-# launch.ts on its own, for tests/test_launch_security.py (the command lines the extension runs)
-(cd "$BUILD" && npx --no-install esbuild src/launch.ts --bundle --format=cjs --platform=node \
-   --target=node20 --log-level=warning --outfile=out/launch.js >&2)
 VSIX="$E2E_HOME/shapesense.vsix"
-SHAPESENSE_SRC="$REPO" bash "$BUILD/scripts/package.sh" --out "$VSIX" >/dev/null \
-  || { log "FAILED: packaging with the bundled Python dependencies"; exit 1; }
+# everything the .vsix is made of: the extension's sources and the Python package it bundles
+BUILD_SUM="$( (cd "$BUILD" && find . -path ./node_modules -prune -o -path ./out -prune -o \
+                 -path ./bundled/libs -prune -o -type f -print0 | sort -z | xargs -0 sha256sum;
+               cat "$REPO/pyproject.toml";
+               find "$REPO/shapesense" "$REPO/analysis" "$REPO/server" -name '*.py' -print0 | sort -z | xargs -0 cat) \
+             | sha256sum | cut -d' ' -f1)"
+if [ -f "$VSIX" ] && [ -f "$BUILD/out/launch.js" ] && [ "$(cat "$E2E_HOME/build.sum" 2>/dev/null)" = "$BUILD_SUM" ]; then
+  log "extension unchanged since the last build: $VSIX"
+else
+  rm -f "$E2E_HOME/build.sum"
+  log "typecheck + bundle + package"
+  (cd "$BUILD" && npm run --silent typecheck >&2 && npm run --silent bundle >&2)
+  # launch.ts on its own, for tests/test_launch_security.py (the command lines the extension runs)
+  (cd "$BUILD" && npx --no-install esbuild src/launch.ts --bundle --format=cjs --platform=node \
+     --target=node20 --log-level=warning --outfile=out/launch.js >&2)
+  SHAPESENSE_SRC="$REPO" bash "$BUILD/scripts/package.sh" --out "$VSIX" >/dev/null \
+    || { log "FAILED: packaging with the bundled Python dependencies"; exit 1; }
+  echo "$BUILD_SUM" > "$E2E_HOME/build.sum"
+fi
 
 log "done in $((SECONDS - T0)) s; vsix: $E2E_HOME/shapesense.vsix"
 # machine-readable environment for the callers (run-vscode.sh, the pytest e2e)
