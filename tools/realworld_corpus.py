@@ -390,7 +390,7 @@ def build(root: Path, only: set[str] | None = None, mutants: bool = True, recipe
         (corpus / sub).mkdir(parents=True, exist_ok=True)
     manifest_path = corpus / "manifest.json"
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
-    recipe_hash = hashlib.sha256(RECIPE.read_bytes() + HERE.read_bytes()).hexdigest()[:12]
+    rules_hash = hashlib.sha256(HERE.read_bytes()).hexdigest()[:12]  # the mutant rules and the runner
     for pkg in recipe["package"]:
         for model in pkg["model"]:
             mid = model["id"]
@@ -403,14 +403,16 @@ def build(root: Path, only: set[str] | None = None, mutants: bool = True, recipe
             entry = dict(id=mid, file=file_name(mid), package=pkg["name"], version=pkg["version"], author=pkg.get("author", ""),
                          module=model["module"], driver_start=start)
             old = manifest.get(mid, {})
-            made = old.get("mutants_key") == recipe_hash + _h(full)
+            # Mutants are remade when this model's file (driver included) or the rules change.
+            key = rules_hash + _h(full)
+            made = old.get("mutants_key") == key
             entry["mutants"] = old.get("mutants", []) if made else []
             entry["mutants_key"] = old.get("mutants_key") if made else None
             if mutants and not made:
                 for f in list((corpus / "mutants").glob(f"rw_{mid}__*.py")) + list((corpus / "mutants_nd").glob(f"rw_{mid}__*.py")):
                     f.unlink()
                 entry["mutants"] = make_mutants(mid, shipped, model["driver"], corpus, root / "site")
-                entry["mutants_key"] = recipe_hash + _h(full)
+                entry["mutants_key"] = key
             manifest[mid] = entry
             print(f"{mid}: {len(full.splitlines())} lines, {len(entry['mutants'])} mutants", file=sys.stderr)
             manifest_path.write_text(json.dumps(manifest, indent=1))
