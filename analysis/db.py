@@ -150,11 +150,7 @@ class AnalysisHost:
 
     def is_library(self, path: str) -> bool:
         """A file of an installed library (analysed lazily, never reported on)."""
-        return self.libraries.owns(path) and not self._is_workspace(path)
-
-    def _is_workspace(self, path: str) -> bool:
-        root = self.workspace_root
-        return bool(root) and os.path.normpath(path).startswith(os.path.normpath(root) + os.sep)
+        return self.libraries.owns(path)
 
     def _resolve_with_jedi(self, from_path: str, dotted: str) -> str | None:
         """jedi's import resolution (sys.path of the project, a `src/` layout, namespace

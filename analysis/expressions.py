@@ -296,6 +296,7 @@ class ExpressionsMixin:
                 self._store(entry)
             else:
                 self._merge_into_caller(entry)
+        self.surface_library_errors(cls.path, entry, site)
         if caller is not None and entry.key in self.memo and not self._probe_top():
             caller.entry.deps.append(Dep(cls, tuple(args), tuple(kwargs.items()), arguments_key(args, kwargs, key[3:]),
                                          value_key(result), tuple(self.module_pos.items()), entry, generic))

@@ -55,7 +55,9 @@ class LibraryResolver:
     """Dotted module name -> the .py file an installed library defines it in (cached)."""
 
     def __init__(self, paths: tuple, excluded: tuple = ()):
-        self.paths = tuple(p for p in paths if not any(_inside(p, e) for e in excluded))
+        # The workspace's own folder (or one holding it: an editable install, a src/ layout
+        # on sys.path) is no library; a virtualenv inside the workspace is.
+        self.paths = tuple(p for p in paths if not any(_inside(e, p) for e in excluded))
         self._cache: dict = {}
         self._dists: dict = {}  # folder -> {top-level package: requires torch}
 

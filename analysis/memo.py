@@ -208,10 +208,21 @@ class MemoMixin:
             else:
                 self._merge_into_caller(entry)
         self._last_call_entry = entry  # summary: the entry that ran a module's forward (calltrace)
+        self.surface_library_errors(fn.path, entry, site)
         if caller is not None and entry.key in self.memo and not self._probe_top():
             caller.entry.deps.append(Dep(fn, tuple(args), tuple(kwargs.items()), call_key, value_key(result),
                                          tuple(self.module_pos.items()), entry, generic))
         return result
+
+    def surface_library_errors(self, callee_path, entry, site):
+        """A call from the user's code into a library (analysis.libraries) that fails
+        inside it: the error is the user's, at the call site, with the library line as
+        related information (library files get no diagnostics of their own)."""
+        if site is None or not self.program.is_library(callee_path) or self.program.is_library(site[0].path):
+            return
+        for rec in _library_errors(self.program, entry):
+            self.report(site, rec.severity, rec.code, rec.message,
+                        ((rec.unit, rec.nid, "raised inside the library here: {text}"),))
 
     def _probe_top(self) -> bool:
         """The first call of a probing run: it answers to nobody (its caller asked for
@@ -340,3 +351,20 @@ class MemoMixin:
             if isinstance(base, Ref):
                 return Ref(base.name + "." + node.name)
         return None
+
+
+def _library_errors(program, entry) -> list:
+    """The errors recorded in library code under an entry (cached on the entry)."""
+    cached = entry.__dict__.get("_library_errors")
+    if cached is not None:
+        return cached
+    out, seen, todo = [], set(), [entry]
+    while todo:
+        e = todo.pop()
+        if e.id in seen:
+            continue
+        seen.add(e.id)
+        out.extend(r for r in e.diags.values() if r.severity == "error" and program.is_library(r.unit[0]))
+        todo.extend(e.children)
+    entry._library_errors = out
+    return out

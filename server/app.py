@@ -18,6 +18,28 @@ from .scheduler import Scheduler
 from .settings import Settings
 from .worker import AnalysisWorker
 
+_LIBRARY_PATHS: dict = {}
+
+
+def library_paths(python: str):
+    """sys.path of the interpreter whose libraries are analysed (None: this one), asked
+    once per interpreter (analysis.libraries.interpreter_paths runs it isolated)."""
+    if not python:
+        return None
+    if python not in _LIBRARY_PATHS:
+        from shapesense.analysis.libraries import interpreter_paths
+
+        paths = interpreter_paths(python)
+        if paths is None:
+            log.warning("ShapeSense: cannot ask %s for its import path; using the server's own", python)
+        _LIBRARY_PATHS[python] = paths
+    return _LIBRARY_PATHS[python]
+
+
+def _project_python(settings) -> str:
+    project = settings.project
+    return getattr(project, "python", None) or ""
+
 log = logging.getLogger(__name__)
 
 
@@ -55,6 +77,7 @@ class ShapeLanguageServer(LanguageServer):
         return {
             "solver_timeout_ms": self.settings.solver_timeout_ms,
             "annotation_style": self.settings.annotation_style,
+            "library_paths": library_paths(self.settings.interpreter or _project_python(self.settings)),
         }
 
     def apply_settings(self, settings: Settings) -> None:

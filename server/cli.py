@@ -71,6 +71,9 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--warn-unused-ignores", action="store_true",
                        help="report '# shapesense: ignore' comments that silence nothing (code unused-ignore)")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when errors are found")
+    check.add_argument("--python", metavar="PATH", default=None,
+                       help="the interpreter whose installed libraries are analysed from source "
+                            "(default: python from the configuration, else the one running shapesense)")
     from . import summary_cli  # `shapesense summary`: the model summary (server/summary_cli.py)
 
     summary_cli.add_parser(sub)
@@ -121,9 +124,19 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write(f"shapesense: configuration error: {problem}\n")
         return check.EXIT_USAGE
     defaults = EngineSettings()
+    python = args.python or project.python
+    library_paths = None
+    if python:
+        from shapesense.analysis.libraries import interpreter_paths
+
+        library_paths = interpreter_paths(python)
+        if library_paths is None:
+            sys.stderr.write(f"shapesense: cannot run {python} to find its libraries\n")
+            return check.EXIT_USAGE
     settings = EngineSettings(
         solver_timeout_ms=_first(args.solver_timeout_ms, project.solver_timeout_ms, defaults.solver_timeout_ms),
         annotation_style=_first(args.annotation_style, project.annotation_style, defaults.annotation_style),
+        library_paths=library_paths,
     )
     return check.main(args.paths, args.format, args.unknown_ops, settings, project,
                       warn_unused_ignores=args.warn_unused_ignores, exit_zero=args.exit_zero)

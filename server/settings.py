@@ -30,6 +30,9 @@ class Settings:
     max_file_bytes: int = 2_000_000  # bigger files are analysed up to this size only
     solver_budget_ms: int = 2_000  # solver time of one analysis; past it queries say "unknown"
     warn_unused_ignores: bool = False  # `# shapesense: ignore` comments that silence nothing
+    # The Python whose installed libraries are analysed from source (its sys.path); "" is
+    # the interpreter running the server (analysis/libraries.py).
+    interpreter: str = ""
     # [tool.shapesense] of the workspace root (server/config.py ProjectConfig); not a client key
     project: Any = None
 
@@ -59,7 +62,14 @@ def _int_range(lo: int, hi: int):
 
 
 # camelCase key -> (field, validator returning the value or raising ValueError)
+def _path(v: Any) -> str:
+    if isinstance(v, str):
+        return v
+    raise ValueError("expected a path to a Python interpreter")
+
+
 _KEYS = {
+    "interpreter": ("interpreter", _path),
     "enable": ("enable", _bool),
     "annotationStyle": ("annotation_style", _choice(ANNOTATION_STYLES)),
     "inlayHints": ("inlay_hints", _bool),
@@ -93,7 +103,7 @@ def parse_settings(raw: Any, base: Settings | None = None) -> tuple[Settings, li
 
     Keys missing from `raw` keep the value in `base` (defaults when None); a
     `null` value means "use the default". Unknown keys are ignored (clients send
-    extra keys such as "interpreter" or "trace").
+    extra keys such as "trace").
     """
     settings = base or Settings()
     defaults = Settings()

@@ -80,3 +80,36 @@ def test_no_library_path_means_no_library(tmp_path):
     shapes = {f.text: f.shape for f in host.analyze(str(user)).facts if f.is_target}
     assert "y" not in shapes
     assert _torch_dependents(str(site)) == {"blocklib": True, "quietlib": False}
+
+
+BUGGY = """
+import torch
+from blocklib import Block
+
+y = Block(8, 16)(torch.randn(4, 9))
+"""
+
+
+def test_cli_finds_libraries_through_the_given_interpreter(tmp_path):
+    """`shapesense check --python PY`: PY's sys.path (here a venv whose .pth adds the
+    library folder) decides which libraries are read; the bug is inside the library call."""
+    import subprocess
+    import sys
+    import venv
+
+    site = _site(tmp_path)
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    py = env_dir / "bin" / "python"
+    purelib = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    (tmp_path / "venv" / purelib.split(str(env_dir) + "/", 1)[1] / "blocklib.pth").write_text(str(site) + "\n")
+    user = tmp_path / "ws" / "model.py"
+    user.parent.mkdir()
+    user.write_text(BUGGY)
+    run = [sys.executable, "-m", "shapesense", "check", str(user)]
+    found = subprocess.run(run + ["--python", str(py)], capture_output=True, text=True, cwd=tmp_path)
+    assert found.returncode == 1, found.stdout + found.stderr
+    assert "mat1 and mat2 shapes cannot be multiplied (4x9 and 8x16)" in found.stdout
+    plain = subprocess.run(run + ["--python", sys.executable], capture_output=True, text=True, cwd=tmp_path)
+    assert plain.returncode == 0, plain.stdout + plain.stderr
