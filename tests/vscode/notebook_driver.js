@@ -2,7 +2,8 @@
 // usage: node notebook_driver.js <config.json>
 // config: { url, folder, file, shot, fail_shots, hover: { line, token, want }, squiggle: { line },
 //           quickfix: { token, title, fixed } }
-//   hover.line / squiggle.line: text a cell line contains; hover.token: the word to hover in it;
+//   hover.line / squiggle.line: text a cell line contains (as drawn: inlay hints are part of
+//   the drawn text, so not across an assignment's `=`); hover.token: the word to hover in it;
 //   quickfix: where on the squiggled line to ask for fixes, the fix to pick, text it leaves.
 // Prints one line "RESULT <json>" with what it saw; each step records its own outcome.
 const { chromium } = require('playwright-core');
@@ -62,7 +63,7 @@ async function tokenBox(page, lineText, token) {
             range.setStart(node, at - seen);
             range.setEnd(node, Math.min(len, at - seen + token.length));
             const r = range.getBoundingClientRect();
-            return { x: r.left + r.width / 2, y: r.top + r.height / 2, text };
+            return { x: r.left + r.width / 2, y: r.top + r.height / 2, left: r.left, text };
           }
           seen += len;
         }
@@ -177,6 +178,31 @@ async function squiggles(page, lineText) {
       }
       const fixed = await tokenBox(page, cfg.quickfix.fixed, cfg.quickfix.fixed);
       return { items, remaining: s.count, fixed_line: fixed ? fixed.text : null };
+    });
+    await step('edit_other_cell', async () => {
+      // retype a number in the first cell: the model's cell must be re-checked (no edit there)
+      const { line, old, replacement } = cfg.edit;
+      const box = await tokenBox(page, line, old);
+      if (!box) throw new Error(`${JSON.stringify(line)} is not drawn`);
+      await page.mouse.click(box.left + 1, box.y);
+      await page.keyboard.press('End'); // `old` ends the line: select it from the end
+      for (let i = 0; i < old.length; i++) await page.keyboard.press('Shift+ArrowLeft');
+      await page.keyboard.type(replacement);
+      let s = { count: 0, lines: [] };
+      for (let i = 0; i < 40 && s.count < 1; i++) {
+        await page.waitForTimeout(500);
+        s = await squiggles(page, cfg.squiggle.line);
+      }
+      // the model cell's inlay hints follow too (the server asks the client to refresh them)
+      let hinted = null;
+      for (let i = 0; i < 40; i++) {
+        hinted = await tokenBox(page, cfg.edit.hint_line, cfg.edit.hint_line);
+        if (hinted && hinted.text.includes(cfg.edit.hint)) break;
+        await page.waitForTimeout(500);
+      }
+      const edited = await tokenBox(page, replacement, replacement);
+      await page.screenshot({ path: cfg.shot.replace(/\.png$/, '-edited.png') });
+      return { ...s, edited_line: edited ? edited.text : null, hinted_line: hinted ? hinted.text : null };
     });
   } catch (e) {
     say('driver error:', String(e && e.stack || e));

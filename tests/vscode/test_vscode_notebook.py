@@ -90,9 +90,12 @@ def run_notebook_scenario(e2e_env: dict, tmp: Path) -> dict:
         cfg = {
             "url": url, "folder": str(folder), "file": NOTEBOOK.name,
             "shot": str(shots / "notebook_hover.png"), "fail_shots": str(tmp),
-            "hover": {"line": "logits = model(batch)", "token": "batch", "want": r"batch: Tensor\[64, 1, 28, 28\]"},
-            "squiggle": {"line": "x = F.relu(self.fc1(x))"},
+            "hover": {"line": "model(batch)", "token": "batch", "want": r"batch: Tensor\[64, 1, 28, 28\]"},
+            "squiggle": {"line": "F.relu(self.fc1(x))"},
             "quickfix": {"token": "fc1", "title": "Set in_features to 256", "fixed": "nn.Linear(256, 120)"},
+            # 32x32 digits make LeNet's trunk leave 400 features again: the repaired cell is wrong now
+            "edit": {"line": "torch.randn(64, 1, 28, 28)", "old": "28, 28)", "replacement": "32, 32)",
+                     "hint_line": "torch.flatten(x, 1)", "hint": "Tensor[64, 400]"},
         }
         cfg_path = tmp / "driver.json"
         cfg_path.write_text(json.dumps(cfg))
@@ -146,4 +149,11 @@ def test_squiggle_in_the_model_cell(notebook_run):
 def test_quick_fix_in_a_cell(notebook_run):
     qf = _step(notebook_run, "quickfix")
     assert qf["remaining"] == 0, qf
-    assert "self.fc1 = nn.Linear(256, 120)" in (qf["fixed_line"] or ""), qf
+    assert "nn.Linear(256, 120)" in (qf["fixed_line"] or ""), qf
+
+
+def test_edit_in_one_cell_rechecks_another(notebook_run):
+    edit = _step(notebook_run, "edit_other_cell")
+    assert "torch.randn(64, 1, 32, 32)" in (edit["edited_line"] or ""), edit
+    assert any(l and "self.fc1(x)" in l for l in edit["lines"]), edit
+    assert "Tensor[64, 400]" in (edit["hinted_line"] or ""), edit
