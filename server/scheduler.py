@@ -249,6 +249,8 @@ class Scheduler:
 
     def _note_once(self, uri: str, message: str) -> None:
         seen = self._logged.setdefault(uri, set())
+        if len(seen) > 64:  # messages carry numbers (ms spent): keep the memory bounded
+            seen.clear()
         if message not in seen and self.log_note is not None:
             seen.add(message)
             self.log_note(message)
