@@ -134,16 +134,17 @@ def _has_unknown_value(s_args, s_kwargs, module) -> bool:
 
 def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
     """First run of a generic context: which ranks each probed input admits here. Returns
-    the probe when the op keeps its shape (its output is then the same probe)."""
+    the probe when the op keeps its shape (its output is then the same probe), a derived
+    probe when it keeps its rank (Linear, chunk), else None."""
     same = None
     for v in list(s_args) + list(s_kwargs.values()):
         if not generic.is_probe(v):
             continue
         attrs = dict(module.attrs, training=module.training) if module is not None else None
-        ranks, pins, preserving = generic.admitted_ranks(spec, s_args, s_kwargs, v, attrs)
+        ranks, pins, preserving, kept = generic.admitted_ranks(spec, s_args, s_kwargs, v, attrs)
         generic.record(frame, v, "ranks", (ranks, pins))
-        if preserving and same is None:
-            same = v
+        if same is None:
+            same = v if preserving else generic.derived_from(v, kept)
     return same
 
 

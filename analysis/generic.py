@@ -46,6 +46,9 @@ class RankProbe(TensorValue):
     """An input tensor of unknown rank whose uses are being recorded (first run)."""
 
     probe: tuple = ()  # (qualified name of the def, parameter name)
+    # A tensor computed from the input by ops that keep its rank (Linear, chunk): its uses
+    # still tell the input's rank, but not its dims.
+    derived: bool = False
 
 
 def is_probe(v) -> bool:
@@ -55,6 +58,11 @@ def is_probe(v) -> bool:
 # -- recording uses ---------------------------------------------------------------------------
 def record(frame, probe: RankProbe, kind: str, data) -> None:
     """Note a use of the probe in the entry of the frame that made it."""
+    if probe.derived:  # only the rank carries over to the input
+        if kind == "unpack":
+            kind, data = "ranks", (frozenset({len(data)}), {})
+        elif kind == "ranks":
+            data = (data[0], {})
     uses = frame.entry.__dict__.setdefault("probe_uses", {})
     uses.setdefault(probe.probe, []).append((kind, data))
 
@@ -67,6 +75,7 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
     GELU, Dropout: the output is the same probe, so later uses still tell about the input)."""
     admitted, pins = set(), {}
     informative, preserving = False, True
+    keeps_rank = set()  # how the output keeps the rank at every admitted rank
     for rank in range(0, MAX_RANK + 1):
         names = [f"_rank{rank}_{i}" for i in range(rank)]
         trial = TensorValue(tuple(S.sym(n) for n in names))
@@ -84,15 +93,39 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
             informative = True
             continue
         except Exception:  # noqa: BLE001 - Unknowable or a spec that cannot run: no information
-            return None, {}, False
+            return None, {}, False, None
         admitted.add(rank)
         pins[rank] = _pinned(required, names)
         preserving = preserving and isinstance(out, TensorValue) and out.shape == trial.shape
+        keeps_rank.add(_rank_kind(out, rank))
     if not admitted:
         preserving = False
     if informative and len(admitted) == 2 and max(admitted) - min(admitted) == 1 and _has_unbatched_form(spec.name):
         admitted = {max(admitted)}  # the batched form (N, C, ...) of a conv, pool or pad
-    return frozenset(admitted) if informative else None, pins, preserving
+    kept = keeps_rank.pop() if len(keeps_rank) == 1 else None
+    return frozenset(admitted) if informative else None, pins, preserving, kept
+
+
+def _rank_kind(out, rank):
+    """"tensor" when the op's output has the input's rank, ("tuple", n) for n such tensors
+    (chunk, split into a fixed count), None otherwise."""
+    if isinstance(out, TensorValue):
+        return "tensor" if out.shape is not None and len(out.shape) == rank else None
+    if isinstance(out, (tuple, list)) and out and all(
+            isinstance(t, TensorValue) and t.shape is not None and len(t.shape) == rank for t in out):
+        return ("tuple", len(out))
+    return None
+
+
+def derived_from(probe: RankProbe, kept):
+    """The value an op keeping the probe's rank gives in a probing run."""
+    d = RankProbe(None, probe=probe.probe, derived=True)
+    if kept == "tensor":
+        return d
+    if isinstance(kept, tuple):
+        from .values import ListVal
+        return ListVal([d] * kept[1], "tuple")
+    return None
 
 
 # Ops taking an input with or without a leading batch dim, (C, L) or (N, C, L): two
