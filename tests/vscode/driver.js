@@ -157,7 +157,9 @@ async function outputText(page) {
         let hover = null;
         if (cfg.hover) hover = await hoverAt(page, cfg.hover.line, cfg.hover.col, /Tensor|shape/, 10);
         await shot(page, cfg.shot || 'view.png');
-        return { hover };
+        const item = page.locator('.statusbar-item', { hasText: 'ShapeSense' }).first();
+        const status = await item.getAttribute('aria-label').catch(() => null);
+        return { hover, status };
       });
       return;
     }

@@ -381,6 +381,7 @@ def test_untrusted_folder_never_runs_its_interpreter_setting(untrusted_run):
     log = run["output_log"]
     assert "Restricted Mode" in log and "never one named by the workspace's settings" in log, log
     assert "interpreter (default): python3" in log, log
+    assert "Restricted Mode" in (_step(run, "view").get("status") or ""), view
     assert run["markers"] == [], f"ran: {run['markers']}"
     assert view["hover"] and "x: Tensor[64, 1, 28, 28]" in view["hover"]["text"], (view, log[-3000:])
 

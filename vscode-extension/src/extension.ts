@@ -297,6 +297,7 @@ async function startServer(): Promise<void> {
   log(`interpreter (${interp.source}): ${interp.command.join(' ')}; server from ` +
     (bundled ? 'the extension (bundled)' : "the interpreter's environment"));
   const note = restrictedNote(interp);
+  status.restricted = !trusted;
   if (note) output.warn(`[client] ${note}`);
   const check = await checkInterpreter(interp, extensionRoot, bundled);
   if (!check.ok) {

@@ -7,6 +7,8 @@ export class StatusItem implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private phase: Phase = 'stopped';
   private detail = '';
+  /** Restricted Mode (untrusted folder): a shield next to the name, the reason in the tooltip */
+  restricted = false;
 
   constructor() {
     this.item = vscode.window.createStatusBarItem('shapesense.status', vscode.StatusBarAlignment.Right, 100);
@@ -37,12 +39,14 @@ export class StatusItem implements vscode.Disposable {
       error: 'error',
       stopped: 'stopped',
     }[phase];
-    this.item.text = `${icon} ShapeSense`;
+    this.item.text = `${icon} ShapeSense${this.restricted ? ' $(shield)' : ''}`;
     const tip = new vscode.MarkdownString(`**ShapeSense**: ${label}`);
     if (this.detail) tip.appendText(`\n\n${this.detail}`);
     tip.appendMarkdown('\n\nClick to show the output.');
     this.item.tooltip = tip;
-    this.item.accessibilityInformation = { label: `ShapeSense ${label}` };
+    this.item.accessibilityInformation = {
+      label: `ShapeSense ${label}${this.restricted ? ' (Restricted Mode)' : ''}`,
+    };
     this.item.backgroundColor =
       phase === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
   }
