@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from . import ops  # noqa: F401 - registers every op spec
 from . import solver
-from .frames import MAX_STEPS, Budget, start_budget
+from .frames import MAX_STEPS, Budget, start_budget, stop_run
 from .infer import Engine
 from .libraries import LibraryResolver, default_paths
 from .lower import lower_module
@@ -229,7 +229,9 @@ class AnalysisHost:
             try:
                 engine.run_module(path, as_main=True)
                 engine.run_uncalled(path)
-            except Budget:  # spent outside a statement (validating reused results): show what ran
+            except (Budget, RecursionError) as exc:  # outside a module statement: show what ran
+                if isinstance(exc, RecursionError):
+                    stop_run(engine, "recursion")
                 engine.compute_live()
             self.engines[path] = engine
             self.query_log.extend(f"solve:{c}" for c in solver.SOLVE_LOG)

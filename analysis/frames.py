@@ -56,6 +56,14 @@ def over_step_limit(engine) -> None:
     engine.step_limit = min(engine.max_steps, engine.steps + POLL_EVERY) if cancel is not None else engine.max_steps
 
 
+def stop_run(engine, why: str) -> None:
+    """End the run as if its budget were spent (every later step raises Budget): code nested
+    deeper than the Python stack allows (a RecursionError) leaves what ran before it."""
+    engine.log.append(f"budget:{why}: the analysis stopped here; what follows is Unknown")
+    engine.budget_hit = True
+    engine.max_steps = engine.step_limit = min(engine.max_steps, engine.steps)
+
+
 def depth_exceeded(engine):
     """A call nested deeper than MAX_DEPTH: its result is Unknown (logged once a run)."""
     if not getattr(engine, "depth_hit", False):

@@ -16,7 +16,7 @@ import itertools
 
 from .values import ClassVal, FunctionVal
 from . import values
-from .frames import Budget, Entry, start_budget, Frame, _is_static, _short, _module_name
+from .frames import Budget, Entry, start_budget, stop_run, Frame, _is_static, _short, _module_name
 from .expressions import ExpressionsMixin
 from .memo import MemoMixin
 from .statements import StatementsMixin
@@ -107,7 +107,9 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 names = itertools.islice(reversed(current), len(current) - size) if current is before else current
                 for name in names:
                     bind_pos.setdefault(name, i)
-        except Budget:
+        except (Budget, RecursionError) as exc:
+            if isinstance(exc, RecursionError):  # nested deeper than Python's stack (frames.stop_run)
+                stop_run(self, "recursion")
             entry.stale = True  # partial: its results are shown, never reused by a later run
         finally:
             self.module_pos.pop(path, None)

@@ -101,6 +101,20 @@ CASES = [
          "    return f(2 * n, k - 1) + f(2 * n + 1, k - 1)\nz = f(1, 59)\n", log="budget:steps", tail=False),
 ]
 
+def _nested_calls(levels: int, nesting: int) -> str:
+    """Each def calls the next inside `nesting` nested calls: deeper than Python's stack."""
+    defs = "".join(f"def h{i}(x):\n    return {'torch.relu(' * nesting}h{i + 1}(x){')' * nesting}\n"
+                   for i in range(levels))
+    return defs + f"def h{levels}(x):\n    return x\nw = h0(x)\n"
+
+
+# Nesting deeper than the Python stack stops the run there (logged); what ran is shown.
+CASES += [
+    Case("calls of nested calls past the Python stack", SHOWN + _nested_calls(100, 12),
+         log="budget:recursion", tail=False),
+    Case("method chain of 1,000 calls", SHOWN + "w = x" + ".t()" * 1000 + "\n", log="budget:recursion", tail=False),
+]
+
 # Deep expressions: the hover shows the computable shape (1,000 and 5,000 terms).
 DEEP = [Case(f"{n}-term sum of tensors", f"z = {_terms('x', n)}\n#^ Tensor[2, 3]\n") for n in (1000, 5000)] + [
     Case(f"{n}-term sum of ints used as a size",
