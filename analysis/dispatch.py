@@ -36,9 +36,13 @@ def to_spec(v):
     if isinstance(v, (bool, int, float, str, S.Expr)):
         return v
     if isinstance(v, ListVal):
+        if getattr(v, "unknown", False):
+            return UNKNOWN  # its items are not all known (a loop appended to it, *rest)
         items = [to_spec(x) for x in v.items]
         return items if v.kind == "list" else tuple(items)
     if isinstance(v, DictVal):
+        if getattr(v, "unknown", False):
+            return UNKNOWN
         return {k: to_spec(x) for k, x in v.items.items()}
     if isinstance(v, SliceVal):
         return slice(to_spec(v.start), to_spec(v.stop), to_spec(v.step))
