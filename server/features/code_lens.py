@@ -53,9 +53,12 @@ def register(ls: "ShapeLanguageServer") -> None:
             return []
         path = outcome.snapshot.path
         found = await ls.worker.run(lambda host: lenses(host, path)) or []
-        out = []
+        out, index, enc = [], outcome.snapshot.index, ls.encoding
         for line, name, title in found:
-            at = types.Range(types.Position(line, 0), types.Position(line, 0))
+            client_line, _ = index.to_client(line, 0, enc)
+            if index.from_client(client_line, 0, enc)[0] != line:
+                continue  # a line of another document (a notebook cell's view: another cell)
+            at = types.Range(types.Position(client_line, 0), types.Position(client_line, 0))
             out.append(types.CodeLens(range=at, command=types.Command(title=title, command=SHOW_COMMAND,
                                                                       arguments=[uri, name])))
         return out

@@ -519,6 +519,28 @@ async def test_ignore_comments_are_per_cell(real_warn_unused: LanguageClient):
     assert await _cell_diagnostics(real_warn_unused, plain, 1) == []
 
 @pytest.mark.asyncio
+async def test_code_lens_sits_on_the_class_in_its_cell(real: LanguageClient):
+    cells = json.loads(SAMPLE.read_text())["cells"]
+    specs = [("md" if c["cell_type"] == "markdown" else "code", "".join(c["source"])) for c in cells]
+    nb = Notebook(real, SAMPLE.name)
+    uris = nb.open(specs)
+    model_cell = next(i for i, (_, text) in enumerate(specs) if "class LeNet" in text)
+    await _cell_diagnostics(real, uris[model_cell], 1)
+    for i, uri in enumerate(uris):
+        if specs[i][0] != "code":
+            continue
+        lenses = await asyncio.wait_for(
+            real.text_document_code_lens_async(types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))),
+            TIMEOUT,
+        )
+        where = [(lens.range.start.line, lens.command.title) for lens in lenses or []]
+        if i == model_cell:
+            [(line, title)] = where
+            assert line == 0 and "Tensor[64, 1, 28, 28]" in title, where
+        else:
+            assert where == [], (i, where)
+
+@pytest.mark.asyncio
 async def test_bad_notebook_messages_change_nothing(real: LanguageClient):
     """Changes for a notebook or cell that is not open, and an array change past the end,
     are logged or clamped; the notebook keeps its results. Cells of other languages and
