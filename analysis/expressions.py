@@ -146,10 +146,13 @@ class ExpressionsMixin:
         ok = self._comp_loop(frame, node, node.generators, sub, results)
         if node.kind == "dict":
             d = DictVal()
-            if ok:
-                for item in results:
-                    if isinstance(item, ListVal) and len(item.items) == 2 and _hashable(item.items[0]):
-                        d.items[item.items[0]] = item.items[1]
+            for item in results if ok else ():
+                if isinstance(item, ListVal) and len(item.items) == 2 and _hashable(item.items[0]):
+                    d.items[item.items[0]] = item.items[1]
+                else:
+                    ok = False
+            if not ok:  # too many items, or a key we cannot hash: not an empty dict, Unknown
+                d.unknown = True
             return self.new_obj(d)
         if not ok:
             return UNKNOWN

@@ -236,3 +236,13 @@ def test_cancel_hook_that_never_fires_changes_nothing(tmp_path):
 
     assert _snapshot(host.analyze(path, cancel=cancel)) == _fresh(path, text)
     assert polls[0] > 1  # it was polled while the analysis ran
+
+
+def test_dict_comprehension_past_a_cap_is_unknown_not_empty(tmp_path):
+    """A dict comprehension over more items than the engine unrolls (or holds) is a dict of
+    unknown length, never an empty one: `len(d)` used as a size must not say 0."""
+    path = str(tmp_path / "d.py")
+    host = AnalysisHost()
+    host.set_file(path, "import torch\nd = {i: i for i in range(1000)}\nw = torch.zeros(len(d))\n")
+    fact = host.analyze(path).fact_at((2, 0))
+    assert fact is None or fact.shape != "Tensor[0]", fact
