@@ -59,6 +59,7 @@ class ShapeLanguageServer(LanguageServer):
         self.encoding = UTF16
         self.pull_diagnostics = False  # the client pulls (textDocument/diagnostic)
         self.workspace_roots: list[str] = []
+        self.workspace_trusted = True  # initializationOptions.workspaceTrusted (VS Code)
         self.pending_problems: list[str] = []  # settings problems, shown once initialized
         self.indexing: asyncio.Future | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -77,7 +78,10 @@ class ShapeLanguageServer(LanguageServer):
         return {
             "solver_timeout_ms": self.settings.solver_timeout_ms,
             "annotation_style": self.settings.annotation_style,
-            "library_paths": library_paths(self.settings.interpreter or _project_python(self.settings)),
+            # An untrusted folder names no interpreter we would run (its settings and its
+            # pyproject.toml are the folder's): libraries come from the server's own Python.
+            "library_paths": library_paths(self.settings.interpreter or _project_python(self.settings))
+            if self.workspace_trusted else None,
         }
 
     def apply_settings(self, settings: Settings) -> None:

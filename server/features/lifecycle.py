@@ -67,6 +67,9 @@ def register(ls: "ShapeLanguageServer") -> None:
         td = params.capabilities.text_document
         ls.pull_diagnostics = bool(td and td.diagnostic is not None)
         ls.workspace_roots = _roots(params)
+        options = params.initialization_options
+        # VS Code says whether it trusts the folder; other clients run what their user set up
+        ls.workspace_trusted = not (isinstance(options, dict) and options.get("workspaceTrusted") is False)
         base, project_problems = config.server_base(ls.workspace_roots)  # [tool.shapesense]
         settings, problems = parse_settings(params.initialization_options, base)
         ls.initial_settings = settings
