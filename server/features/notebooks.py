@@ -360,10 +360,21 @@ class Notebooks:
             ls.request_refresh("diagnostics")
         nb.published = {u: items for u, items in current.items() if u not in stale}
         ls.request_refresh("inlay_hints")
+        _refresh_code_lenses(ls)
 
     def clear(self, uri: str, nb: Notebook) -> None:
         if nb.published.pop(uri, None) and not self.ls.pull_diagnostics:
             self.ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+def _refresh_code_lenses(ls: "ShapeLanguageServer") -> None:
+    """A model's lens sits in its class's cell but depends on the cells that call it."""
+    caps = ls.client_capabilities.workspace if ls.protocol.client_capabilities else None
+    if caps and caps.code_lens and caps.code_lens.refresh_support:
+        try:
+            ls.workspace_code_lens_refresh(None)
+        except Exception as exc:
+            ls.log_message(f"ShapeSense: code lens refresh failed: {exc!r}")
 
 
 def _cells(params_cells, notebooks: Notebooks) -> list[Cell]:

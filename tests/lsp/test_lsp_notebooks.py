@@ -61,6 +61,12 @@ async def _start(client: LanguageClient, kind: str, workspace: pathlib.Path, opt
     )
     client.kind = kind
     client.root = workspace
+    client.code_lens_refreshes = 0
+
+    @client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
+    def code_lens_refresh(params):  # VS Code answers it and asks for the lenses again
+        client.code_lens_refreshes += 1
+
     client.init_result = await client.initialize_session(params)
 
 
@@ -344,6 +350,9 @@ async def test_cell_edit_updates_other_cells(real: LanguageClient):
     assert await _hover_until(real, c3, w_pos, "w: Tensor[64, 392]") == "w: Tensor[64, 392]"
     [err] = _errors(await _cell_diagnostics(real, c2, want=lambda d: "32x3456" in str([e.message for e in d])))
     assert "32x3456 and 100x10" in err.message
+    # lenses of other cells may depend on the edited one: the client is asked to fetch them again
+    lens_caps = real.capabilities.workspace.code_lens
+    assert real.code_lens_refreshes > 0 if lens_caps and lens_caps.refresh_support else real.code_lens_refreshes == 0
 
 
 @pytest.mark.asyncio
