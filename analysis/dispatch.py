@@ -275,9 +275,30 @@ def call_external(engine, func, args, kwargs, site):
     data = datasources.call(engine, name, args, kwargs)
     if data is not None:
         return data
+    if name in _LEGACY_CONSTRUCTORS:
+        return _legacy_constructor(engine, name, args, kwargs, site)
 
     if name.startswith("torch") and name not in _SILENT:
         engine.note_unknown_op(name)
+    return UNKNOWN
+
+
+# torch.FloatTensor(data) is torch.tensor(data, dtype=float32); torch.FloatTensor(2, 3) is
+# torch.empty(2, 3, dtype=float32). torch.Tensor(...) works the same with the default dtype.
+_LEGACY_CONSTRUCTORS = {"torch.FloatTensor": "float32", "torch.DoubleTensor": "float64",
+                        "torch.HalfTensor": "float16", "torch.LongTensor": "int64",
+                        "torch.IntTensor": "int32", "torch.ShortTensor": "int16",
+                        "torch.ByteTensor": "uint8", "torch.BoolTensor": "bool", "torch.Tensor": "float32"}
+
+
+def _legacy_constructor(engine, name, args, kwargs, site):
+    dtype = Dtype(_LEGACY_CONSTRUCTORS[name])
+    if len(args) == 1 and isinstance(args[0], (ListVal, TensorValue)) and not kwargs:
+        spec = REGISTRY.get("torch.tensor")
+        return run_op(engine, spec, [args[0]], {"dtype": dtype}, site) if spec else UNKNOWN
+    if args and all(_is_int(a) and not isinstance(a, bool) for a in args) and not kwargs:
+        spec = REGISTRY.get("torch.empty")
+        return run_op(engine, spec, list(args), {"dtype": dtype}, site) if spec else UNKNOWN
     return UNKNOWN
 
 
@@ -712,6 +733,8 @@ def _scaled_op(op, a, b):
     operands are not of that kind (plain ints and floats are computed elsewhere)."""
     if op not in ("*", "/") or not (isinstance(a, (_FloatDim, float)) or isinstance(b, (_FloatDim, float))):
         return None
+    if not any(isinstance(v, (_FloatDim, S.Expr)) for v in (a, b)):
+        return None  # plain numbers: Python computes them (2 * 0.5 is the float 1.0)
     x, y = _as_scaled(a), _as_scaled(b)
     if x is None or y is None or (isinstance(a, float) and isinstance(b, float)):
         return None
