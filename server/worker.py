@@ -162,11 +162,12 @@ class AnalysisWorker:
         """Should the running analysis of `path` (`size` characters, started at `started`)
         stop for other work? For a request waiting on another file, yes (but a run a
         request waits for is never stopped for another such run: no ping-pong). After a
-        time slice, also for any other file's queued run: turns, so no file holds up the
-        others for long. A stop from outside (`hard`: the run is parsing and cannot stop by
-        itself, and what it parsed is lost) is made for a turn only when the waiting file
-        is under a quarter of its size, so the smaller always goes first and two alike
-        cannot keep undoing each other's parse."""
+        time slice, also for any other file's queued run unless that one is over four
+        times bigger (it waits): turns, so no file holds up the others for long. A stop
+        from outside (`hard`: the run is parsing and cannot stop by itself, and what it
+        parsed is lost) is made for a turn only when the waiting file is under a quarter
+        of its size, so the smaller always goes first and two alike cannot keep undoing
+        each other's parse."""
         with self._lock:
             hurried = tuple(self._urgent_paths)
             if path in hurried:
@@ -178,7 +179,7 @@ class AnalysisWorker:
             others = [n for p, n in self._queued.items() if p != path]
             if hard:
                 return any(n * 4 < size for n in others)
-            return bool(others)
+            return any(n <= size * 4 for n in others)  # never for a file over 4x bigger
 
     def shutdown(self) -> None:
         self.closed = True
@@ -263,9 +264,6 @@ class AnalysisWorker:
                         analysis = host.analyze(path)
             except BaseException as exc:  # noqa: BLE001 - the engine's Cancelled may be a BaseException
                 analysis = None
-                # A cancelled run's frames hold its half-built state in cycles with the
-                # traceback: clear them now rather than leave it all to the cyclic collector.
-                traceback.clear_frames(exc.__traceback__)
                 if isinstance(exc, Interrupted):
                     # stopped from outside while parsing or lowering a file: that file's
                     # state may be half-updated, so it is rebuilt (or, when the stop landed
@@ -281,6 +279,10 @@ class AnalysisWorker:
                     self._log_error(f"ShapeSense: analysis of {path} failed\n{traceback.format_exc()}")
                 elif not why:
                     why.append("superseded")  # the engine stopped by itself (no reason recorded)
+                # A stopped run's frames hold its half-built state in cycles with the
+                # traceback: clear them now rather than leave it all to the cyclic collector
+                # (after _recover, which reads them).
+                traceback.clear_frames(exc.__traceback__)
             if first and self._factory is None and analysis is not None:
                 # What the first analysis of a file built (its parse, IR, memo) mostly lives
                 # as long as the file is open: keep it out of every later collection (and

@@ -191,9 +191,13 @@ async def test_huge_files_do_not_starve_a_small_one(real_server: LanguageClient,
     open_doc(real_server, (tmp_path / "line.py").as_uri(), "x = [" + ", ".join(["1"] * 330_000) + "]\n")
     for _ in range(5):
         assert hover_first_line(await _hover(real_server, small, 4)) == "y: Tensor[4, 8]"
-    # a file never analysed before goes ahead of the big ones
+    # a file never analysed before goes ahead of the big ones: asked for...
     open_doc(real_server, other, SMALL.replace("8)", "6)"))
     assert hover_first_line(await _hover(real_server, other, 4)) == "y: Tensor[4, 6]"
+    # ...or not (its diagnostics come while the big files are still being parsed)
+    third = (tmp_path / "third.py").as_uri()
+    open_doc(real_server, third, SMALL + "z = y.view(5, -1)\n")
+    assert [d.code for d in await _published(real_server, third, 1)] != []
 
 
 @pytest.mark.asyncio
