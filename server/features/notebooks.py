@@ -5,9 +5,11 @@ execution order where the client gives it (else document order), make one virtua
 document keyed by the notebook's URI (server/notebook_map.py builds it). That document goes
 through the usual store, worker and scheduler like any open file. Each cell is a *view* of
 its result: the cell's facts, diagnostics and fixes, still in virtual-file positions, with a
-line index that maps them to the cell's own lines and client units. So hover, inlay hints,
-code actions and pulled diagnostics need nothing notebook-specific; pushed diagnostics are
-split here, one publish per cell URI. Markdown cells are ignored.
+line index (CellIndex) that maps them to the cell's own lines and client units. So hover,
+inlay hints, code lenses and pulled diagnostics need nothing notebook-specific (the
+scheduler's `view_of` hook hands a request on a cell its view); code actions ask the index
+to split a repair over the cells it edits; pushed diagnostics are split here, one publish
+per cell URI. Markdown cells and cells of other languages are ignored.
 
 Cell texts live in the document store too (edits apply with its LSP line rules and
 encodings), under a language id the scheduler does not analyse on its own.
