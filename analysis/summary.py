@@ -372,20 +372,49 @@ def _children(m) -> list:
     return []
 
 
-def _tree(root, name) -> tuple[dict, bool]:
-    """path -> _Node, depth first in registration order (the order rows take without a
-    forward run)."""
+def _tree(root, name) -> tuple[dict, dict, bool]:
+    """({identity: _Node}, {path: identity}, truncated), depth first in registration
+    order. Torchinfo knows a module by identity and keeps its last place in the tree; here
+    an nn.Module instance is known by its path (see above), and a layer or container by its
+    object within the nearest instance around it: `act = nn.ReLU()` used twice in one
+    Sequential is one module, as in torch."""
     nodes: dict = {}
-    stack = [(name, root, 0, None, ())]
+    idents: dict = {}
+    stack = [(name, root, 0, None, (), ((), root))]
     while stack:
-        if len(nodes) >= MAX_ROWS:
-            return nodes, True
-        var, m, depth, parent, key = stack.pop()
+        if len(idents) >= MAX_ROWS:
+            return nodes, idents, True
+        var, m, depth, parent, path, scope = stack.pop()
         if depth > 64:
             continue  # a module holding one of its ancestors
-        node = nodes[key] = _Node(var, m, depth, parent, key)
-        stack.extend((n, c, depth + 1, node, key + steps) for n, c, steps in reversed(_children(m)))
-    return nodes, False
+        ident = _ident(m, path, scope)
+        idents[path] = ident
+        node = nodes[ident] = _Node(var, m, depth, parent, ident)
+        inner = (path, m) if isinstance(m, Instance) else scope
+        stack.extend((n, c, depth + 1, node, path + steps, inner) for n, c, steps in reversed(_children(m)))
+    return nodes, idents, False
+
+
+def _ident(m, path, scope):
+    """Who a module is: its path, unless the constructor of the instance around it made it
+    itself (`act = nn.ReLU()` put twice in a Sequential): then the object, within that
+    instance. An object made by a memoized call (a helper `conv3x3(c, c)` called twice,
+    `Block(64)` built twice) is one value to the engine but several modules to torch."""
+    scope_path, scope_inst = scope
+    if not path or isinstance(m, Instance) or not _made_by(m, scope_inst):
+        return path
+    return (scope_path, id(m))
+
+
+def _made_by(m, inst) -> bool:
+    origin = getattr(m, "origin", None)
+    if origin is None or not isinstance(inst, Instance):
+        return False
+    for c in inst.cls.mro():
+        init = c.attrs.get("__init__")
+        if origin.unit_key in (getattr(init, "unit_key", None), c.qualname + ".<new>"):
+            return True
+    return False
 
 
 def _paths_in(owner, target, limit: int = 64) -> list:
@@ -449,6 +478,21 @@ def _called_steps(expr, self_name):
     return None
 
 
+def _one_per_branch(recs) -> list:
+    """The calls of an entry, without a call that repeats the one just before it on the
+    same module with the very same argument objects: both branches of an `if` whose
+    condition the analysis does not know run (`return x + self.conv(x)` / `return
+    self.conv(x)`), torch runs one. (A loop `x = block(x)` passes the previous result.)"""
+    out = []
+    for r in recs:
+        prev = out[-1] if out else None
+        if prev is not None and prev.module is r.module and len(prev.args) == len(r.args) \
+                and all(a is b for a, b in zip(prev.args, r.args)):
+            continue
+        out.append(r)
+    return out
+
+
 class _Flattener:
     """Module calls in the order they start (torchinfo's pre-hooks), as (path, output)."""
 
@@ -510,7 +554,7 @@ class _Flattener:
             return
         self.active.add(id(entry))
         try:
-            recs = list(calls_of(entry))
+            recs = _one_per_branch(calls_of(entry))
             bodies = {id(r.body) for r in _walk(recs) if r.body is not None}
             i = 0
             for j, dep in enumerate(entry.deps):
@@ -531,18 +575,18 @@ class _Flattener:
 
 
 def _build(engine, path, name, cls, inst, rec, context, n_contexts) -> ModelSummary:
-    nodes, truncated = _tree(inst, name)
+    nodes, idents, truncated = _tree(inst, name)
     rows: list = []  # _Node (a container never called) or [node, output]
     flat = _Flattener()
     if rec is not None:
         flat.call(rec, ())
         for key, output in flat.out:
-            node = nodes.get(key) if key is not None else None
+            node = nodes.get(idents.get(key)) if key is not None else None
             if node is not None:
                 rows.append([node, output])
         _add_missing_containers(rows)
     else:  # no forward known: the tree alone, as torchinfo lists it without an input
-        rows = list(nodes.values())
+        rows = _dfs_rows(nodes, idents)
     params = _Params(engine)
     out_rows, listed = [], set()
     for r in rows:
@@ -557,6 +601,16 @@ def _build(engine, path, name, cls, inst, rec, context, n_contexts) -> ModelSumm
     return ModelSummary(name, path, context, tuple(rec.args) if rec is not None else (),
                         rec.result if rec is not None else None, out_rows, total, trainable,
                         nbytes, n_contexts, truncated or flat.truncated, cls)
+
+
+def _dfs_rows(nodes, idents) -> list:
+    """The tree's rows without a forward run: each module once, at its (last) place."""
+    out, seen = [], set()
+    for ident in idents.values():
+        if ident not in seen:
+            seen.add(ident)
+            out.append(nodes[ident])
+    return out
 
 
 def _add_missing_containers(rows: list) -> None:
@@ -618,7 +672,10 @@ class _Params:
 
     def of(self, module):
         total, trainable, nbytes = 0, 0, 0
-        for t, frozen in self._collect(module, []):
+        for item in self._collect(module, (), ((), module), set(), 0):
+            if item is None:  # a container whose items the analysis does not know
+                return UNKNOWN, UNKNOWN, UNKNOWN
+            t, frozen = item
             n = S.prod(t.shape) if t.shape is not None else UNKNOWN
             if n is UNKNOWN or (isinstance(n, S.Expr) and _has_unknown(t.shape)):
                 return UNKNOWN, UNKNOWN, UNKNOWN
@@ -628,39 +685,36 @@ class _Params:
             nbytes = S.add(nbytes, S.mul(n, _BYTES.get(str(t.dtype or "float32"), 4)))
         return total, trainable, nbytes
 
-    def _collect(self, m, ancestors) -> list:
-        # Each place in the tree counts (see _Node); only a module holding its own
-        # ancestor is cut.
-        if any(a is m for a in ancestors) or len(ancestors) > 64:
+    def _collect(self, m, path, scope, seen, depth) -> list:
+        """(tensor, frozen) per parameter below `m`; None for an unknown part. A module
+        shared within one instance counts once (module.parameters() skips repeats)."""
+        ident = _ident(m, path, scope)
+        if ident in seen or depth > 64:
             return []
-        ancestors = ancestors + [m]
-        out = []
+        seen.add(ident)
+        out: list = []
         if isinstance(m, NNModule):
-            for k, x in m.attrs.items():
-                if isinstance(x, TensorValue) and not k.startswith("running_") and k != "num_batches_tracked":
-                    out.append((TensorValue(x.shape, m.dtype or x.dtype), False))
+            out.extend((TensorValue(t.shape, m.dtype or t.dtype), False) for t in _layer_tensors(m.attrs))
             return out
         if isinstance(m, Container):
-            for x in m.items:
-                if isinstance(x, TensorValue):
-                    out.append((x, False))  # a ParameterList's items
-                else:
-                    out.extend(self._collect(x, ancestors))
-            return out
-        if not isinstance(m, Instance):
-            return out
-        names, frozen = self._declared_params(m.cls)
-        layer = m.attrs.get("__layer__")
-        layer_attrs = layer.attrs if isinstance(layer, NNModule) else {}
-        inner = m.attrs.get("__container__")
-        for k, x in m.attrs.items():
-            if isinstance(x, TensorValue):
-                if k in names and k not in layer_attrs:
+            if getattr(m, "unknown", False) or any(x is UNKNOWN for x in m.items):
+                return [None]
+            out.extend((x, False) for x in m.items if isinstance(x, TensorValue))  # a ParameterList's
+        elif isinstance(m, Instance):
+            names, frozen = self._declared_params(m.cls)
+            layer = m.attrs.get("__layer__")
+            layer_attrs = layer.attrs if isinstance(layer, NNModule) else {}
+            for k, x in m.attrs.items():
+                if isinstance(x, TensorValue) and k in names and k not in layer_attrs:
                     out.append((x, k in frozen))
-            elif k in ("__layer__", "__container__") or (_is_module(x) and not isinstance(inner, Container)):
-                # A Sequential / ModuleDict subclass registers its module attributes in
-                # the container too: counted there once.
-                out.extend(self._collect(x, ancestors))
+            if isinstance(layer, NNModule):
+                out.extend(self._collect(layer, path + (("attr", "__layer__"),), (path, m), seen, depth + 1))
+            inner = m.attrs.get("__container__")
+            if isinstance(inner, Container) and (getattr(inner, "unknown", False) or UNKNOWN in inner.items):
+                out.append(None)
+        inner_scope = (path, m) if isinstance(m, Instance) else scope
+        for _, c, steps in _children(m):
+            out.extend(self._collect(c, path + steps, inner_scope, seen, depth + 1))
         return out
 
     def _declared_params(self, cls):
@@ -679,6 +733,18 @@ class _Params:
             names |= got[0]
             frozen |= got[1]
         return names, frozen
+
+
+def _layer_tensors(attrs: dict):
+    """A modelled layer's parameters: its tensor attributes, also those of the layers it
+    holds as dicts (MultiheadAttention's out_proj); buffers (running stats) are not."""
+    for k, x in attrs.items():
+        if isinstance(k, str) and (k.startswith("running_") or k == "num_batches_tracked"):
+            continue
+        if isinstance(x, TensorValue):
+            yield x
+        elif isinstance(x, dict):
+            yield from _layer_tensors(x)
 
 
 def _has_unknown(shape) -> bool:
