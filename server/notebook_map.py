@@ -4,7 +4,9 @@ The cells are laid one after another (in the order the caller gives) with one li
 between them, so line `k` of a cell is line `start + k` of the virtual file and columns
 are untouched. IPython syntax that Python cannot parse (`%magic`, `%%cell magic`, `!shell`,
 `obj?` help) is replaced by `pass` at the same indentation, one line for one line, so the
-parse never breaks and the mapping stays 1:1. No LSP here: plain code-point positions.
+parse never breaks and the mapping stays 1:1. A cell is run on its own by the kernel, so a
+statement left open at its end (a bracket or string still being typed) must not swallow the
+next cells: it becomes `pass` too, until it is closed. No LSP here: plain code-point positions.
 """
 from __future__ import annotations
 
@@ -117,8 +119,11 @@ def python_source(cell_text: str) -> str:
         start = 0
     scanner = _Scanner()
     continued = False  # the previous line was IPython syntax ending in a backslash
+    statement = start  # the line the current logical line started on
     for i in range(start, len(lines)):
         line = lines[i]
+        if scanner.at_statement_start():
+            statement = i
         if continued:
             out[i] = ""
             continued = line.rstrip().endswith("\\")
@@ -128,6 +133,10 @@ def python_source(cell_text: str) -> str:
             continued = line.rstrip().endswith("\\")
             continue
         scanner.feed(line)
+    if not scanner.at_statement_start():  # left open at the cell's end: leave it out
+        out[statement] = _indent(lines[statement]) + "pass"
+        for i in range(statement + 1, len(lines)):
+            out[i] = ""
     return _join(out, breaks)
 
 

@@ -395,6 +395,21 @@ async def test_moved_cell_runs_in_its_new_place(real: LanguageClient):
 
 
 @pytest.mark.asyncio
+async def test_unfinished_cell_leaves_the_next_cells_alone(real: LanguageClient):
+    """Typing `fc(` at the end of one cell: the cells after it keep their results."""
+    enc = encoding(real)
+    nb = Notebook(real, "typing.ipynb")
+    define, typing, after = nb.open([
+        ("code", "import torch\nimport torch.nn as nn\nfc = nn.Linear(3, 4)\nx = torch.randn(2, 3)\n"),
+        ("code", "y = fc(x)\nz = fc(\n"),
+        ("code", "w = x.t()\n"),
+    ])
+    w = find_position("w = x.t()\n", "w", enc)
+    assert await _hover(real, after, w) == "w: Tensor[3, 2]"
+    assert await _hover(real, typing, types.Position(0, 0)) == "y: Tensor[2, 4]"
+    assert await _cell_diagnostics(real, typing, 1) == []
+
+@pytest.mark.asyncio
 async def test_execution_order_decides(real: LanguageClient):
     """Cells that ran are laid out by execution count; cells never run come after them."""
     enc = encoding(real)
@@ -597,6 +612,10 @@ async def test_bad_notebook_messages_change_nothing(real: LanguageClient):
     ("a = (1,\n  %2)", "a = (1,\n  %2)"),
     ("x != 3\nx %= 2\nprint('why?')  # really?", "x != 3\nx %= 2\nprint('why?')  # really?"),
     ("a\r\n%ls\r\nb", "a\r\npass\r\nb"),
+    # a statement still open at the cell's end (being typed) is left out, not the next cells
+    ("x = 1\ny = f(\n  2,", "x = 1\npass\n"),
+    ("def g():\n    y = f(\n", "def g():\n    pass\n"),
+    ("s = \"\"\"abc\nmore", "pass\n"),
 ])
 def test_ipython_lines_become_pass(cell, python):
     assert python_source(cell) == python
