@@ -343,7 +343,7 @@ def _contract_fix(f, line, has_jax, import_line):
     contract = f.shape
     params_text, _, result_text = contract.partition(" -> ")
     edits = []
-    for part in _split_top(params_text[1:-1]):
+    for part in split_top(params_text[1:-1]):
         name, sep, shape = part.partition(": ")
         dims = _jax_dims(shape) if sep else None
         if dims is None:
@@ -367,7 +367,7 @@ def _contract_fix(f, line, has_jax, import_line):
     return Fix(f"Annotate {f.text} with its inferred shapes (jaxtyping)", tuple(edits), "refactor.rewrite")
 
 
-def _split_top(text: str) -> list:
+def split_top(text: str) -> list:
     """Split on commas outside brackets."""
     out, depth, cur = [], 0, ""
     for ch in text:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 import re
 
+from shapesense.analysis.ide import split_top
+
 _ORACLE = re.compile(r"^#\s*oracle:\s?(.*)$")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*$")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
@@ -44,20 +46,7 @@ def enclosing_defs(text: str) -> dict:
 
 
 def dims_of(shape_text: str):
-    inner = shape_text[len("Tensor["):-1]
-    if not inner:
-        return []
-    parts, depth, cur = [], 0, ""
-    for ch in inner:
-        if ch == "," and depth == 0:
-            parts.append(cur.strip())
-            cur = ""
-            continue
-        depth += ch == "("
-        depth -= ch == ")"
-        cur += ch
-    parts.append(cur.strip())
-    return parts
+    return split_top(shape_text[len("Tensor["):-1])
 
 
 def check_def(facts: list) -> list[str]:

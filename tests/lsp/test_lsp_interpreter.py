@@ -64,27 +64,29 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
-async def test_interpreter_setting_finds_the_library(client: LanguageClient, tmp_path):
-    site = _library(tmp_path)
-    python, marker = _interpreter_with(tmp_path, site)
+async def _open_model(client, tmp_path, options, pyproject=None):
+    """A workspace with model.py (a bug inside a library call), opened; (errors, whether
+    the stand-in interpreter ran)."""
+    python, marker = _interpreter_with(tmp_path, _library(tmp_path))
     ws = tmp_path / "ws"
     ws.mkdir()
-    await start(client, "vscode", ws, {"interpreter": str(python)})
+    if pyproject:
+        (ws / "pyproject.toml").write_text(pyproject.format(python=python))
+    await start(client, "vscode", ws, {k: v.format(python=python) if isinstance(v, str) else v
+                                       for k, v in options.items()})
     uri = (ws / "model.py").as_uri()
     open_doc(client, uri, USER)
-    errors = await _errors(client, uri)
+    return await _errors(client, uri), marker.exists()
+
+
+async def test_interpreter_setting_finds_the_library(client: LanguageClient, tmp_path):
+    errors, ran = await _open_model(client, tmp_path, {"interpreter": "{python}"})
     assert errors == ["mat1 and mat2 shapes cannot be multiplied (4x9 and 8x16)"]
-    assert marker.exists()
+    assert ran
 
 
 async def test_untrusted_folder_runs_no_interpreter_it_names(client: LanguageClient, tmp_path):
-    site = _library(tmp_path)
-    python, marker = _interpreter_with(tmp_path, site)
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    (ws / "pyproject.toml").write_text(f'[tool.shapesense]\npython = "{python}"\n')
-    await start(client, "vscode", ws, {"workspaceTrusted": False})
-    uri = (ws / "model.py").as_uri()
-    open_doc(client, uri, USER)
-    assert await _errors(client, uri) == []
-    assert not marker.exists()
+    errors, ran = await _open_model(client, tmp_path, {"workspaceTrusted": False},
+                                    '[tool.shapesense]\npython = "{python}"\n')
+    assert errors == []
+    assert not ran
