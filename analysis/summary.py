@@ -246,26 +246,40 @@ def _walk(recs):
 def _contexts(engine, cls, instance) -> list:
     """(instance, ModuleCall, real) for each forward run of the model the analysis knows,
     best first: runs of the file itself before generic ones, concrete shapes first."""
-    found, keys = [], set()
-    for e in engine.live.values():
-        real = e.id in engine.real_ids
-        for rec in _walk(calls_of(e)):
-            m = rec.module
-            if instance is not None:
-                if m is not instance:
-                    continue
-            elif not (isinstance(m, Instance) and _same_class(m.cls, cls)):
-                continue
-            key = (id(m), tuple(value_text(a) for a in rec.args))
-            if key not in keys:
-                keys.add(key)
-                found.append((m, rec, real))
+    calls = _calls_by_class(engine)
+    if instance is not None:
+        key = (instance.cls.path, instance.cls.qualname) if isinstance(instance, Instance) else None
+        found = [c for c in calls.get(key, ()) if c[0] is instance] if key else \
+            [c for cs in calls.values() for c in cs if c[0] is instance]
+    else:
+        found = list(calls.get((cls.path, cls.qualname), ()))
     if not found and cls is not None and instance is None:
         generic = _generic_run(engine, cls)
         if generic is not None:
             found.append(generic)
     found.sort(key=lambda c: (not c[2], _symbols(c[1].args)))
     return found
+
+
+def _calls_by_class(engine) -> dict:
+    """{(path, class qualname): [(instance, ModuleCall, real)]} over the engine's live
+    entries, one per distinct (instance, inputs); built once per analysis."""
+    index = engine.__dict__.get("_summary_calls")
+    if index is not None:
+        return index
+    index, seen = {}, set()
+    for e in engine.live.values():
+        real = e.id in engine.real_ids
+        for rec in _walk(calls_of(e)):
+            m = rec.module
+            if not isinstance(m, Instance):
+                continue
+            key = (id(m), tuple(value_text(a) for a in rec.args))
+            if key not in seen:
+                seen.add(key)
+                index.setdefault((m.cls.path, m.cls.qualname), []).append((m, rec, real))
+    engine._summary_calls = index
+    return index
 
 
 def _symbols(args) -> int:
@@ -587,7 +601,9 @@ def _build(engine, path, name, cls, inst, rec, context, n_contexts) -> ModelSumm
         _add_missing_containers(rows)
     else:  # no forward known: the tree alone, as torchinfo lists it without an input
         rows = _dfs_rows(nodes, idents)
-    params = _Params(engine)
+    params = engine.__dict__.get("_summary_params")
+    if params is None:
+        params = engine._summary_params = _Params(engine)
     out_rows, listed = [], set()
     for r in rows:
         node, output = (r, None) if isinstance(r, _Node) else (r[0], r[1])
@@ -669,8 +685,16 @@ class _Params:
     def __init__(self, engine):
         self.engine = engine
         self._declared: dict = {}  # path -> ({param name}, {frozen name})
+        self._by_class: dict = {}  # id(class) -> (class, names, frozen)
+        self._counts: dict = {}  # id(module) -> (module, counts): a count depends on the module alone
 
     def of(self, module):
+        cached = self._counts.get(id(module))
+        if cached is None or cached[0] is not module:
+            cached = self._counts[id(module)] = (module, self._count(module))
+        return cached[1]
+
+    def _count(self, module):
         total, trainable, nbytes = 0, 0, 0
         for item in self._collect(module, (), ((), module), set(), 0):
             if item is None:  # a container whose items the analysis does not know
@@ -718,6 +742,12 @@ class _Params:
         return out
 
     def _declared_params(self, cls):
+        got = self._by_class.get(id(cls))
+        if got is None or got[0] is not cls:
+            got = self._by_class[id(cls)] = (cls,) + self._declared_in(cls)
+        return got[1], got[2]
+
+    def _declared_in(self, cls):
         names, frozen = set(), set()
         for c in cls.mro():
             got = self._declared.get(c.path)
