@@ -389,7 +389,7 @@ def register(ls: "ShapeLanguageServer") -> None:
     notebooks = Notebooks(ls)
     ls.scheduler.view_of = notebooks.view_of
 
-    file_results = ls.scheduler.on_result
+    file_results = ls.scheduler.on_result  # diagnostics.py's (registered before this module)
 
     def on_result(outcome: Outcome):
         nb = notebooks.by_uri.get(outcome.snapshot.uri)
