@@ -496,12 +496,14 @@ def _one_per_branch(recs) -> list:
     """The calls of an entry, without a call that repeats the one just before it on the
     same module with the very same argument objects: both branches of an `if` whose
     condition the analysis does not know run (`return x + self.conv(x)` / `return
-    self.conv(x)`), torch runs one. (A loop `x = block(x)` passes the previous result.)"""
+    self.conv(x)`), torch runs one. A loop `x = block(x)` passes the previous result,
+    which a memoized forward gives again as the same object: those calls all count."""
     out = []
     for r in recs:
         prev = out[-1] if out else None
         if prev is not None and prev.module is r.module and len(prev.args) == len(r.args) \
-                and all(a is b for a, b in zip(prev.args, r.args)):
+                and all(a is b for a, b in zip(prev.args, r.args)) \
+                and not any(a is prev.result for a in r.args):
             continue
         out.append(r)
     return out

@@ -34,7 +34,7 @@ def add_parser(sub) -> None:
 
 def _shape(value: str) -> tuple:
     try:
-        dims = tuple(int(d) for d in value.replace("x", ",").split(",") if d.strip())
+        dims = tuple(int(d) for d in value.split(","))
     except ValueError:
         dims = ()
     if not dims or any(d < 0 for d in dims):

@@ -1,0 +1,164 @@
+"""The model summary (analysis/summary.py) and `shapesense summary`, without torch:
+symbolic parameter counts, parameters vs plain tensors and buffers, inputs given on the
+command line, a class built with its defaults, and errors."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from shapesense.analysis import summary
+from shapesense.analysis.db import AnalysisHost
+
+ROOT = Path(__file__).parent.parent
+
+
+def _summary(tmp_path, code: str, target=None, inputs=None):
+    path = tmp_path / "m.py"
+    path.write_text(textwrap.dedent(code))
+    host = AnalysisHost(workspace_root=str(tmp_path))
+    host.set_file(str(path), path.read_text())
+    return summary.summarize(host, str(path), target, inputs)
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "shapesense", "summary", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_symbolic_counts_for_a_class_no_call_builds(tmp_path):
+    s = _summary(tmp_path, """
+        import torch.nn as nn
+
+        class Head(nn.Module):
+            def __init__(self, dim, num_classes):
+                super().__init__()
+                self.norm = nn.LayerNorm(dim)
+                self.fc = nn.Linear(dim, num_classes)
+
+            def forward(self, x):
+                B, T, C = x.shape
+                return self.fc(self.norm(x))
+        """)
+    assert s.context == "symbolic"
+    rows = [(r.name, r.type, r.depth, summary.dim_json(r.params)) for r in s.rows]
+    assert rows == [("Head", "Head", 0, "2*dim + dim*num_classes + num_classes"),
+                    ("norm", "LayerNorm", 1, "2*dim"),
+                    ("fc", "Linear", 1, "dim*num_classes + num_classes")]
+    assert s.lens_text().startswith("2*dim + dim*num_classes + num_classes params · Tensor[")
+    assert s.lens_text().endswith(" -> Tensor[B, T, num_classes]"), s.lens_text()
+
+
+def test_parameters_are_what_nn_parameter_wraps(tmp_path):
+    s = _summary(tmp_path, """
+        import torch
+        import torch.nn as nn
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.scale = nn.Parameter(torch.ones(4))
+                self.frozen = nn.Parameter(torch.zeros(2, 3), requires_grad=False)
+                self.table = torch.zeros(100)  # a plain tensor: not a parameter
+                self.register_buffer("mean", torch.zeros(50))  # a buffer: not a parameter
+                self.bn = nn.BatchNorm1d(4)  # weight + bias; running stats are buffers
+
+            def forward(self, x):
+                return self.bn(x * self.scale)
+
+        m = M()
+        y = m(torch.randn(8, 4))
+        """, "M")
+    assert (s.total_params, s.trainable_params) == (4 + 6 + 8, 4 + 8)
+    assert s.param_bytes == 4 * 18
+    assert [(r.name, r.output_shape, r.params) for r in s.rows] == [("M", (8, 4), 18), ("bn", (8, 4), 8)]
+
+
+def test_module_level_variable_and_default_model(tmp_path):
+    code = """
+        import torch
+        import torch.nn as nn
+
+        class Block(nn.Module):
+            def __init__(self, c):
+                super().__init__()
+                self.conv = nn.Conv2d(c, c, 3, padding=1)
+
+            def forward(self, x):
+                return self.conv(x)
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.blocks = nn.ModuleList([Block(4) for _ in range(3)])
+
+            def forward(self, x):
+                for b in self.blocks:
+                    x = b(x)
+                return x
+
+        net = Net()
+        out = net(torch.randn(2, 4, 8, 8))
+        """
+    default = _summary(tmp_path, code)
+    by_name = _summary(tmp_path, code, "net")
+    assert default.model == "Net" and by_name.model == "Net"
+    # three Block(4): one value to the engine (a memoized constructor), three modules to torch
+    rows = [(r.name, r.type, r.depth, r.output_shape, r.params) for r in default.rows]
+    assert rows == [("Net", "Net", 0, (2, 4, 8, 8), 3 * 148),
+                    ("blocks", "ModuleList", 1, None, 3 * 148),
+                    ("0", "Block", 2, (2, 4, 8, 8), 148), ("conv", "Conv2d", 3, (2, 4, 8, 8), 148),
+                    ("1", "Block", 2, (2, 4, 8, 8), 148), ("conv", "Conv2d", 3, (2, 4, 8, 8), 148),
+                    ("2", "Block", 2, (2, 4, 8, 8), 148), ("conv", "Conv2d", 3, (2, 4, 8, 8), 148)]
+    assert [(r.name, r.params) for r in by_name.rows] == [(r[0], r[4]) for r in rows]
+
+
+def test_cli_inputs_json_and_text():
+    sample = str(ROOT / "samples" / "mnist_cnn.py")
+    out = _cli(f"{sample}:Net", "--input", "2,1,28,28", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert got["model"] == "Net" and got["context"] == "input"
+    assert got["inputs"] == [[2, 1, 28, 28]] and got["output_shape"] == [2, 10]
+    assert (got["total_params"], got["trainable_params"]) == (1199882, 1199882)
+    assert [r["output_shape"] for r in got["rows"]] == [[2, 10], [2, 32, 26, 26], [2, 64, 24, 24],
+                                                        [2, 64, 12, 12], [2, 128], [2, 128], [2, 10]]
+    text = _cli(sample)
+    assert text.returncode == 0
+    assert "Total params: 1,199,882" in text.stdout
+    assert "Forward (a call in the code): Tensor[64, 1, 28, 28] -> Tensor[64, 10]" in text.stdout
+
+
+def test_cli_builds_a_class_with_its_defaults(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text(textwrap.dedent("""
+        import torch.nn as nn
+
+        class M(nn.Module):
+            def __init__(self, c=8):
+                super().__init__()
+                self.conv = nn.Conv2d(3, c, 3)
+
+            def forward(self, x):
+                return self.conv(x)
+        """))
+    out = _cli(f"{path}:M", "--input", "1,3,10,10", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert got["total_params"] == 3 * 8 * 9 + 8
+    assert [r["output_shape"] for r in got["rows"]] == [[1, 8, 8, 8], [1, 8, 8, 8]]
+
+
+def test_cli_errors(tmp_path):
+    sample = str(ROOT / "samples" / "mnist_cnn.py")
+    missing = _cli(str(tmp_path / "nope.py"))
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+    unknown = _cli(f"{sample}:Nope")
+    assert unknown.returncode == 2 and "no nn.Module named Nope (models: Net)" in unknown.stderr
+    bad = _cli(sample, "--input", "1,x")
+    assert bad.returncode == 2 and "expected comma-separated" in bad.stderr
+    (tmp_path / "plain.py").write_text("x = 1\n")
+    none = _cli(str(tmp_path / "plain.py"))
+    assert none.returncode == 2 and "no nn.Module class" in none.stderr
