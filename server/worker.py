@@ -9,7 +9,10 @@ this thread, on first use, so `initialize` is answered without waiting for it.
 
 A background analysis gives way: it polls a cancel check (the engine's `cancel=` hook)
 that fires when its text was superseded, when a request waits for another file (or for a
-job through `run`), or when it overran its time budget; the scheduler re-queues it.
+job through `run`), after a 100 ms turn when another file's run is queued, or when it
+overran its time budget (counted over its turns); the scheduler re-queues it. Parsing
+does not poll: there a watchdog (interrupt.py) stops it from outside, for a request or
+for a much smaller file, and the parse state of that one file is rebuilt.
 """
 from __future__ import annotations
 
