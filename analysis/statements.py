@@ -150,14 +150,13 @@ class StatementsMixin:
         return self.join_env(a, b)
 
     def _branch(self, frame, body, env, test, nid):
-        """One side of an `if` whose test is not decided. A symbolic test holds on its side
-        (an assumption there only); on a test of unknown value the side may be dead code
-        in the real program, so nothing in it is reported (its shapes still are)."""
+        """One side of an `if` whose test is not decided: it may be dead code for the values
+        the real program has (a residual path taken only when inp == oup), so nothing in it
+        is reported; its shapes still are, computed with the test (when symbolic) assumed."""
         mark = len(frame.assumptions)
-        blind = not isinstance(test, S.Cond)
-        if not blind:
+        if isinstance(test, S.Cond):
             frame.assumptions.append((test, ((frame.path, frame.unit.key), nid)))
-        frame.blind += blind
+        frame.blind += 1
         try:
             return self.exec_block(frame, body, env)
         finally:
