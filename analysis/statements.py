@@ -10,6 +10,7 @@ from .shapes import UNKNOWN
 from .values import (ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, ModuleNS,
                      NNModule, Obj, Ref, is_tensor, value_key)
 from . import datasources, generic, pybuiltins, values
+from .alternatives import OneOf
 from .annotations import shape_from_comment, tensor_from_annotation
 from .frames import (MAX_UNROLL, over_step_limit, _copy_env, _is_module_value,
                      _definitely_broke, _env_key, _tensor_syms, _hashable, _shape_source,
@@ -160,7 +161,7 @@ class StatementsMixin:
         try:
             return self.exec_block(frame, body, env)
         finally:
-            frame.blind -= blind
+            frame.blind -= 1
             del frame.assumptions[mark:]
 
     def exec_for(self, frame, s, env):
@@ -518,7 +519,9 @@ class StatementsMixin:
 
 
 def _join_items(engine, items):
+    """What every appended item looks like, or None: items that differ as modules (blocks
+    with other channel counts) are no repetition of one element."""
     out = items[0]
     for x in items[1:]:
         out = engine.join(out, x)
-    return out if out is not UNKNOWN else None
+    return out if out is not UNKNOWN and not isinstance(out, OneOf) else None
