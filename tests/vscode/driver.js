@@ -414,7 +414,9 @@ async function outputText(page) {
     await step('annotate', async () => {
       await page.mouse.move(5, 5);
       await page.keyboard.press('Escape');
-      await page.locator(`${EDITOR} .view-lines`).click({ position: { x: 5, y: 5 } });
+      // focus the editor: a point inside its (fixed) box; .view-lines scrolls with the text, so
+      // its own top-left corner can lie above the visible area (a code lens makes it taller)
+      await page.locator(EDITOR).first().click({ position: { x: 300, y: 40 } });
       await runCommand(page, 'ShapeSense: Annotate Shapes in Current File');
       await page.waitForTimeout(2500);
       const toasts = await page.locator('.notification-toast').allInnerTexts();
