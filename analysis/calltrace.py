@@ -25,9 +25,10 @@ class ModuleCall:
         # How many calls of user functions the entry had finished when this one started:
         # places it among them (a helper method's own module calls come in its order).
         self.dep_index = dep_index
-        # (name of the caller's first parameter, the called expression): `self.blocks[2]`
-        # says which submodule was called when several hold the same object (a memoized
-        # constructor call returns one instance for equal arguments).
+        # (name of the caller's first parameter, the called expression, the caller's unit,
+        # the call's node id): `self.blocks[2]` says which submodule was called when several
+        # hold the same object (a memoized constructor call returns one instance for equal
+        # arguments); unit and node find a diagnostic on the call.
         self.site = site
 
 
@@ -63,7 +64,8 @@ def _site(site):
         return None
     frame, node = site
     params = frame.unit.params
-    return (params[0].name if params else None, getattr(node, "func", None))
+    return (params[0].name if params else None, getattr(node, "func", None),
+            (frame.path, frame.unit.key), getattr(node, "nid", None))
 
 
 def calls_of(entry) -> list:

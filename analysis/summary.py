@@ -45,6 +45,8 @@ class Row:
     trainable: object
     recursive: bool = False  # a module already listed above (called again, or shared)
     module: object = field(default=None, repr=False, compare=False)
+    error: str | None = None  # a diagnostic on this call (its input does not fit)
+    input_shape: tuple | None = None  # the shape of its (first) input, as torchinfo's input_size
 
 
 @dataclass
@@ -71,7 +73,8 @@ class ModelSummary:
             "rows": [{"name": r.name, "type": r.type, "depth": r.depth,
                       "output_shape": None if r.output_shape is None else [dim_json(d) for d in r.output_shape],
                       "params": dim_json(r.params), "trainable_params": dim_json(r.trainable),
-                      "recursive": r.recursive} for r in self.rows],
+                      "recursive": r.recursive, **({"error": r.error} if r.error else {})}
+                     for r in self.rows],
             "total_params": dim_json(self.total_params),
             "trainable_params": dim_json(self.trainable_params),
             "param_bytes": dim_json(self.param_bytes),
@@ -517,12 +520,13 @@ class _Flattener:
         self.called: set = set()
         self.active: set = set()
         self.truncated = False
+        self.diags: dict = {}  # (unit, nid) -> message, from the entries walked
 
     def call(self, rec, path):
         if len(self.out) >= MAX_ROWS:
             self.truncated = True
             return
-        self.out.append((path, rec.result))
+        self.out.append((path, rec.result, rec))
         if path is not None:
             self.called.add(path)
         m = rec.module
@@ -569,6 +573,9 @@ class _Flattener:
         if id(entry) in self.active or len(self.active) > 64:
             return
         self.active.add(id(entry))
+        for d in entry.diags.values():
+            if d.severity == "error":
+                self.diags.setdefault((d.unit, d.nid), d.message)
         try:
             recs = _one_per_branch(calls_of(entry))
             bodies = {id(r.body) for r in _walk(recs) if r.body is not None}
@@ -595,11 +602,17 @@ def _build(engine, path, name, cls, inst, rec, context, n_contexts) -> ModelSumm
     rows: list = []  # _Node (a container never called) or [node, output]
     flat = _Flattener()
     if rec is not None:
+        for e in engine.live.values():  # a diagnostic on the model's own call
+            for d in e.diags.values():
+                if d.severity == "error":
+                    flat.diags.setdefault((d.unit, d.nid), d.message)
         flat.call(rec, ())
-        for key, output in flat.out:
+        for key, output, call in flat.out:
             node = nodes.get(idents.get(key)) if key is not None else None
             if node is not None:
-                rows.append([node, output])
+                site = call.site
+                error = flat.diags.get((site[2], site[3])) if site is not None else None
+                rows.append([node, output, error, torchinfo_size(ListVal(list(call.args), "tuple"))])
         _add_missing_containers(rows)
     else:  # no forward known: the tree alone, as torchinfo lists it without an input
         rows = _dfs_rows(nodes, idents)
@@ -608,12 +621,12 @@ def _build(engine, path, name, cls, inst, rec, context, n_contexts) -> ModelSumm
         params = engine._summary_params = _Params(engine)
     out_rows, listed = [], set()
     for r in rows:
-        node, output = (r, None) if isinstance(r, _Node) else (r[0], r[1])
+        node, output, error, inputs = (r, None, None, None) if isinstance(r, _Node) else r
         executed = not isinstance(r, _Node)
         total, trainable, _ = params.of(node.module)
         out_rows.append(Row(node.name, _type_name(node.module), node.depth,
                             torchinfo_size(output) if executed else None, total, trainable,
-                            node.key in listed, node.module))
+                            node.key in listed, node.module, error, inputs))
         listed.add(node.key)
     total, trainable, nbytes = params.of(inst)
     return ModelSummary(name, path, context, tuple(rec.args) if rec is not None else (),
@@ -818,6 +831,9 @@ def render_text(s: ModelSummary) -> str:
         out.append(f"Forward ({_CONTEXT_TEXT[s.context]}): {ins} -> {value_text(s.output)}")
     else:
         out.append("Forward: no run of it is known (give --input)")
+    for r in s.rows:
+        if r.error:
+            out.append(f"Error in {r.name} ({r.type}): {r.error}")
     if s.truncated:
         out.append(f"(cut at {MAX_ROWS:,} rows)")
     out.append(bar)

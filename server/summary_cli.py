@@ -72,9 +72,13 @@ def main(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     if args.format == "json":
         out.write(json.dumps(result.to_json(), indent=2) + "\n")
     elif args.format == "svg":
-        from shapesense.analysis import summary_svg
+        from . import summary_svg
 
-        out.write(summary_svg.render(result, host.analyze(path).diagnostics))
+        try:
+            out.write(summary_svg.render(result))
+        except summary_svg.LayoutUnavailable as exc:
+            sys.stderr.write(f"shapesense: {exc}\n")
+            return EXIT_USAGE
     else:
         out.write(model_summary.render_text(result))
     return EXIT_OK
