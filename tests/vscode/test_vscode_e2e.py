@@ -287,8 +287,9 @@ def zero_setup_run(e2e_env, tmp_path_factory) -> dict:
 
 @pytest.fixture(scope="module")
 def untrusted_run(e2e_env, tmp_path_factory) -> dict:
-    """Workspace Trust on and the folder not trusted; its .vscode/settings.json names an
-    interpreter that would leave a marker: it must never run, the server still works."""
+    """Workspace Trust on and the folder not trusted; its .vscode/settings.json and its
+    pyproject.toml (`[tool.shapesense] python`, whose libraries the server would read) name
+    interpreters that would leave a marker: neither may run, the server still works."""
     tmp = tmp_path_factory.mktemp("vscode-untrusted")
     markers = tmp / "markers"
     evil = tmp / "python-from-the-repo"
@@ -299,6 +300,11 @@ def untrusted_run(e2e_env, tmp_path_factory) -> dict:
         _shadowing_modules(folder, markers)
         (folder / ".vscode").mkdir()
         (folder / ".vscode" / "settings.json").write_text(json.dumps({"shapesense.interpreter": str(evil)}))
+        project_python = folder / ".venv" / "bin" / "python"
+        project_python.parent.mkdir(parents=True)
+        project_python.write_text(f"#!/bin/sh\ntouch {markers / 'pyproject-python'}\nexec \"{sys.executable}\" \"$@\"\n")
+        project_python.chmod(0o755)
+        (folder / "pyproject.toml").write_text('[tool.shapesense]\npython = ".venv/bin/python"\n')
 
     lines = _sample_lines()
     run = _run_scenario(
