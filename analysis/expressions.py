@@ -212,7 +212,8 @@ class ExpressionsMixin:
                     return UNKNOWN
                 args.extend(items)
             elif a.star == 2:
-                if isinstance(v, DictVal) and all(isinstance(k, str) for k in v.items):
+                if isinstance(v, DictVal) and not getattr(v, "unknown", False) \
+                        and all(isinstance(k, str) for k in v.items):
                     kwargs.update(v.items)
                 else:
                     return UNKNOWN

@@ -47,10 +47,13 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
     diags: dict = {}
     widen: set = set()  # units that also ran with inputs of unknown shape
     by_unit: dict = {}  # unit key -> the live entries holding facts of it
+    blurred: set = set()  # units a generic context ran with an input of unknown rank
     for entry in engine.live.values():
         generic = entry.id not in engine.real_ids
         if not generic and entry.unknown_units:
             widen |= _widened_units(entry, path)
+        elif generic and entry.unknown_units:
+            blurred |= _widened_units(entry, path)
         for unit_key in _fact_units(entry, path):
             if generic and unit_key in engine.real_units:
                 continue  # a def the file really runs: facts come from those runs only
@@ -58,6 +61,10 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
         for rec in entry.diags.values():
             if rec.unit[0] == path:
                 diags.setdefault(rec.key(), rec)
+    # A symbolic context that could not evaluate a def's lines (its input's rank unknown)
+    # is still a context: beside another one (the file's own test function building the
+    # model with its own sizes), no concrete dim is claimed.
+    widen |= {k for k in blurred if len(by_unit.get(k, ())) > 1}
 
     result = FileAnalysis(path)
     result.facts = _collect_facts(host, engine, path, units, by_unit, widen)

@@ -226,14 +226,16 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
 
 
 def _reached_by_others(own: dict, path: str) -> set:
-    """Ids of the generic entries of defs that another def's generic run also reaches
-    (`Mlp.forward` called by `Block.forward`): that call gives them a context of their
-    use, and their own context (inputs and defaults of their own) would only blur it.
-    Mutual reach keeps both."""
+    """Ids of the generic entries of defs that another model's method also reaches in its
+    generic run (`Mlp.forward` called by `Block.forward`): that call gives them a context of
+    their use, and their own context would only blur it. A plain function reaching them (a
+    test or demo function that builds the model with its own sizes) does not: those are
+    made-up values, and the model's own symbolic context stays beside them. Mutual reach
+    keeps both."""
     reach = {key: _units_reached(entries, path) for key, entries in own.items()}
     dropped: set = set()
     for key, entries in own.items():
-        if any(key in units and other != key and other not in reach[key]
+        if any(key in units and other != key and "." in other and other not in reach[key]
                for other, units in reach.items()):
             dropped.update(e.id for e in entries)
     return dropped

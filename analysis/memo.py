@@ -183,7 +183,8 @@ class MemoMixin:
             self.log.append(f"infer:{fn.qualname}")
             entry = Entry(key, fn.unit_key)
             entry.units[(fn.path, fn.unit_key)] = unit.digest
-            if not generic and any(_unknown_shape(v) for k, v in bound.items() if k not in opaque):
+            if any(_unknown_shape(v) for k, v in bound.items()
+                   if k not in opaque and (not generic or isinstance(v, TensorValue))):
                 entry.unknown_units.add((fn.path, fn.unit_key))
             frame = Frame(self, unit, fn.path, entry, fn.closure)
             genv = self.module_envs.get(fn.path)
@@ -294,6 +295,8 @@ class MemoMixin:
             elif p.kind == "kwarg":
                 env[p.name] = DictVal(kwargs)
                 kwargs = {}
+            if generic and p.kind in ("vararg", "kwarg") and not env[p.name].items:
+                env[p.name].unknown = True  # no caller: what it would pass is not known
         if args and not generic:
             return None, hard
         if kwargs and not generic and UNKNOWN not in kwargs:
