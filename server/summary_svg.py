@@ -79,11 +79,16 @@ def dot_source(s: S.ModelSummary) -> str:
 
 def render(s: S.ModelSummary) -> str:
     """The picture as SVG text; LayoutUnavailable without a working `dot`."""
+    return layout(dot_source(s))
+
+
+def layout(source: str) -> str:
+    """DOT source laid out as SVG by Graphviz's dot."""
     dot = shutil.which("dot")
     if dot is None:
         raise LayoutUnavailable("the picture needs Graphviz's `dot` (Debian/Ubuntu: apt-get install graphviz)")
     try:
-        done = subprocess.run([dot, "-Tsvg"], input=dot_source(s), capture_output=True, text=True,
+        done = subprocess.run([dot, "-Tsvg"], input=source, capture_output=True, text=True,
                               timeout=DOT_TIMEOUT_S)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise LayoutUnavailable(f"dot failed: {exc}") from exc

@@ -1,6 +1,7 @@
 """The model summary over LSP: the custom request `shapesense/modelSummary` and the
 command `shapesense.modelSummary` (for clients without custom requests, e.g. Neovim's
-`vim.lsp.buf.execute_command`), both answering `shapesense summary --format json`'s object.
+`vim.lsp.buf.execute_command`), both answering `shapesense summary --format json`'s object,
+plus `text` (the table as the CLI prints it) and `svg` (the picture, or null without dot).
 
 Params: `{"uri": ..., "model": "Net" (optional: the file's outermost model)}`. The
 summary is read from the analysis the server already holds for that text (the host keeps
@@ -9,11 +10,13 @@ the engine's objects.
 """
 from __future__ import annotations
 
+import asyncio
 import traceback
 from typing import TYPE_CHECKING, Any
 
 from shapesense.analysis import summary as model_summary
 
+from .. import summary_svg
 from ..guard import feature
 
 if TYPE_CHECKING:
@@ -40,9 +43,24 @@ async def answer(ls: "ShapeLanguageServer", uri: Any, model: Any = None) -> dict
 
     def compute(host):
         s = model_summary.summarize(host, path, model or None)
-        return None if s is None else {**s.to_json(), "uri": uri, "text": model_summary.render_text(s)}
+        if s is None:
+            return None
+        return {**s.to_json(), "uri": uri, "text": model_summary.render_text(s)}, summary_svg.dot_source(s)
 
-    return await ls.worker.run(compute)
+    done = await ls.worker.run(compute)
+    if done is None:
+        return None
+    result, dot = done
+    # The picture (SVG) when Graphviz's dot is installed; laid out off the analysis thread.
+    result["svg"] = await asyncio.to_thread(_layout, dot)
+    return result
+
+
+def _layout(dot: str) -> str | None:
+    try:
+        return summary_svg.layout(dot)
+    except summary_svg.LayoutUnavailable:
+        return None
 
 
 def register(ls: "ShapeLanguageServer") -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import pathlib
+import shutil
 
 import pytest
 from lsprotocol import types
@@ -65,10 +66,15 @@ async def test_code_lens_and_summary_request(real: LanguageClient):
         ("dropout2", "Dropout", 1, [64, 128], 0),
         ("fc2", "Linear", 1, [64, 10], 1290),
     ]
+    assert "Total params: 1,199,882" in got["text"]
+    if shutil.which("dot"):  # the picture, laid out by Graphviz (tests/test_summary_svg.py)
+        assert got["svg"].lstrip().startswith("<?xml") and "conv1: Conv2d" in got["svg"]
+    else:
+        assert got["svg"] is None
     # the same object through workspace/executeCommand (clients without custom requests)
     via_command = plain(await asyncio.wait_for(real.workspace_execute_command_async(types.ExecuteCommandParams(
         command="shapesense.modelSummary", arguments=[uri, "Net"])), TIMEOUT))
-    assert via_command["rows"] == got["rows"]
+    assert via_command["rows"] == got["rows"] and via_command["svg"] == got["svg"]
     # an unknown model or document: null, and the server goes on
     assert await raw_request(real, "shapesense/modelSummary", {"uri": uri, "model": "Nope"}) is None
     assert await raw_request(real, "shapesense/modelSummary", {"uri": 42}) is None

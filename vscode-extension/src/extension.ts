@@ -20,6 +20,7 @@ import {
   State,
   TransportKind,
 } from 'vscode-languageclient/node';
+import { registerSummary } from './summary';
 import {
   checkInterpreter,
   firstFolder,
@@ -432,6 +433,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   log(`ShapeSense extension ${context.extension.packageJSON.version} activating ` +
     `(VS Code ${vscode.version})`);
 
+  registerSummary(context, () => client); // "Show model summary" (src/summary.ts)
   context.subscriptions.push(
     vscode.commands.registerCommand('shapesense.restartServer', () => restart('command')),
     vscode.commands.registerCommand('shapesense.showOutput', () => output.show(true)),
