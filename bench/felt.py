@@ -219,7 +219,8 @@ def run(smoke: bool = False, size: int = 3000, keystroke_ms: float = 50, out: Pa
             f"{t['published_per_burst']['median']:.0f} of {t['keystrokes_per_burst']}; server CPU median {t['cpu_share']['median']:.0%}")
     finally:
         srv.close()
-    res["options"], res["server_cmd"] = Server.options, Server.command
+    res["options"] = Server.options
+    res["server_cmd"] = ["python" if c == sys.executable else c for c in Server.command]  # no local paths
     if only == "edits":
         return res
     mb = 1_000_000
