@@ -17,13 +17,16 @@ def test_settings_accept_flat_nested_and_dotted_objects():
 def test_invalid_settings_fall_back_one_by_one():
     settings, problems = parse_settings({
         "enable": "yes", "annotationStyle": "assert", "conditionalSeverity": "loud",
-        "solverTimeoutMs": 5, "debounceMs": 12.5, "interpreter": "/usr/bin/python3",
+        "solverTimeoutMs": 5, "debounceMs": 12.5, "trace": "verbose",
     })
     assert settings == Settings(annotation_style="assert")
     assert len(problems) == 4  # enable, conditionalSeverity, solverTimeoutMs, debounceMs; unknown keys ignored
     assert all("using the default" in p for p in problems)
     _, problems = parse_settings(["not", "an", "object"])
     assert problems
+    settings, problems = parse_settings({"interpreter": "/usr/bin/python3"})
+    assert settings.interpreter == "/usr/bin/python3" and not problems
+    assert parse_settings({"interpreter": 3})[1]  # not a path: a problem, the default kept
 
 
 def test_null_resets_and_missing_keeps_base():
