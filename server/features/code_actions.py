@@ -228,7 +228,7 @@ def register(ls: "ShapeLanguageServer") -> None:
             return action
         fix = _find(outcome.analysis, data, outcome.snapshot.version == data.get("version"))
         if fix is None:
-            action.disabled = types.CodeActionDisabledType(reason="The code changed; this fix no longer applies.")
+            action.disabled = types.CodeActionDisabled(reason="The code changed; this fix no longer applies.")
             return action
         action.edit = _workspace_edit(ls, outcome, fix)
         return action
