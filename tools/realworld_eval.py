@@ -317,7 +317,7 @@ def corpus_main(argv):
     ap.add_argument("--only", default="", help="comma-separated substrings of model ids")
     ap.add_argument("--report", default="", help="markdown report (default ROOT/corpus/report.md)")
     ap.add_argument("--details", default="", help="details file (default ROOT/corpus/details.md)")
-    ap.add_argument("--unknown", default="", help="every unknown line (default ROOT/corpus/unknown.txt)")
+    ap.add_argument("--unknown", default="", help="every unknown or partial line (default ROOT/corpus/unknown.txt)")
     ap.add_argument("--json", default="")
     ap.add_argument("--no-mutants", action="store_true")
     ap.add_argument("--lsp-check", default="", help="comma-separated model ids: hover them over LSP and compare")
@@ -373,8 +373,8 @@ def corpus_main(argv):
                 row = f"{where} `{name}` ours `{ours}` torch `{_shape_text(shapes)}`  — `{src[line].strip()[:100]}`"
                 if kind == "wrong":
                     wrong_lines.append(f"- [{mode}] {row}")
-                elif kind == "unknown":
-                    unknown_lines.append(f"[{mode}] {mid}:{line + 1} {name} ({ours}) torch={_shape_text(shapes)}    # {src[line].strip()[:110]}")
+                elif kind in ("unknown", "partial"):
+                    unknown_lines.append(f"[{mode}] {kind} {mid}:{line + 1} {name} ({ours}) torch={_shape_text(shapes)}    # {src[line].strip()[:110]}")
             diags = list(res.diagnostics) if res is not None else []
             for dg in diags:
                 l0 = dg.span.start[0]
