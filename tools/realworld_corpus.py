@@ -56,7 +56,7 @@ def requirements(recipe: dict) -> tuple[list[str], list[str]]:
     return site, tv
 
 
-def pip_target(reqs: list[str], target: Path) -> None:
+def pip_target(reqs: list[str], target: Path, timeout: float | None = None) -> None:
     """Install reqs into target once (a stamp file remembers the set)."""
     if not reqs:
         return
@@ -66,7 +66,7 @@ def pip_target(reqs: list[str], target: Path) -> None:
         return
     target.mkdir(parents=True, exist_ok=True)
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps",
-                    "--upgrade", "--target", str(target), *reqs], check=True)
+                    "--upgrade", "--target", str(target), *reqs], check=True, timeout=timeout)
     stamp.write_text(key)
 
 
