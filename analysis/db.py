@@ -80,6 +80,7 @@ class AnalysisHost:
 
     def remove_file(self, path: str) -> None:
         state = self.files.pop(path, None)
+        self.engines.pop(path, None)
         if state is not None:
             self.changed_units.update((path, key) for key in state.units)
             self._revision += 1
