@@ -3,9 +3,10 @@ command `shapesense.modelSummary` (for clients without custom requests, e.g. Neo
 `vim.lsp.buf.execute_command`), both answering `shapesense summary --format json`'s object,
 plus `text` (the table as the CLI prints it) and `svg` (the picture, or null without dot).
 
-Params: `{"uri": ..., "model": "Net" (optional: the file's outermost model)}`. The
-summary is read from the analysis the server already holds for that text (the host keeps
-each file's last engine run): no second analysis. Runs on the analysis thread, which owns
+Params: `{"uri": ..., "model": "Net" (optional: the file's outermost model), "inputs":
+[[1, 3, 224, 224]] (optional: run the forward on tensors of these shapes, as `--input`)}`.
+Without inputs the summary is read from the analysis the server already holds for that
+text (the host keeps each file's last engine run): no second analysis. Runs on the analysis thread, which owns
 the engine's objects.
 """
 from __future__ import annotations
@@ -32,9 +33,28 @@ def _get(params: Any, name: str):
     return getattr(params, name, None)
 
 
-async def answer(ls: "ShapeLanguageServer", uri: Any, model: Any = None) -> dict | None:
+MAX_INPUTS, MAX_RANK, MAX_DIM = 8, 8, 1 << 40
+
+
+def _inputs(value: Any):
+    """`[[1, 3, 224, 224], ...]` as tuples, None when absent; False when malformed."""
+    if value is None:
+        return None
+    if not isinstance(value, (list, tuple)) or not 0 < len(value) <= MAX_INPUTS:
+        return False
+    out = []
+    for shape in value:
+        if not isinstance(shape, (list, tuple)) or len(shape) > MAX_RANK or not all(
+                type(d) is int and 0 <= d <= MAX_DIM for d in shape):
+            return False
+        out.append(tuple(shape))
+    return out
+
+
+async def answer(ls: "ShapeLanguageServer", uri: Any, model: Any = None, inputs: Any = None) -> dict | None:
     """The summary's JSON object, or None (no such file or model, or a bad request)."""
-    if not isinstance(uri, str) or (model is not None and not isinstance(model, str)):
+    shapes = _inputs(inputs)
+    if not isinstance(uri, str) or (model is not None and not isinstance(model, str)) or shapes is False:
         return None
     outcome = await ls.scheduler.current(uri)
     if outcome is None or outcome.analysis is None:
@@ -42,7 +62,7 @@ async def answer(ls: "ShapeLanguageServer", uri: Any, model: Any = None) -> dict
     path = outcome.snapshot.path
 
     def compute(host):
-        s = model_summary.summarize(host, path, model or None)
+        s = model_summary.summarize(host, path, model or None, shapes)
         if s is None:
             return None
         return {**s.to_json(), "uri": uri, "text": model_summary.render_text(s)}, summary_svg.dot_source(s)
@@ -66,7 +86,7 @@ def _layout(dot: str) -> str | None:
 def register(ls: "ShapeLanguageServer") -> None:
     @feature(ls, REQUEST)
     async def model_summary_request(ls: "ShapeLanguageServer", params: Any):
-        return await answer(ls, _get(params, "uri"), _get(params, "model"))
+        return await answer(ls, _get(params, "uri"), _get(params, "model"), _get(params, "inputs"))
 
     @ls.command(COMMAND)
     async def model_summary_command(*args):
@@ -74,7 +94,7 @@ def register(ls: "ShapeLanguageServer") -> None:
         try:
             first = args[0] if args else None
             if first is not None and not isinstance(first, str):
-                return await answer(ls, _get(first, "uri"), _get(first, "model"))
+                return await answer(ls, _get(first, "uri"), _get(first, "model"), _get(first, "inputs"))
             return await answer(ls, first, args[1] if len(args) > 1 else None)
         except Exception:
             ls.log_error(f"ShapeSense: {COMMAND} failed\n{traceback.format_exc()}")

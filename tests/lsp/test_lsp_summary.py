@@ -75,6 +75,14 @@ async def test_code_lens_and_summary_request(real: LanguageClient):
     via_command = plain(await asyncio.wait_for(real.workspace_execute_command_async(types.ExecuteCommandParams(
         command="shapesense.modelSummary", arguments=[uri, "Net"])), TIMEOUT))
     assert via_command["rows"] == got["rows"] and via_command["svg"] == got["svg"]
+    # inputs given: the forward runs on them (as `shapesense summary --input 2,1,28,28`)
+    given = plain(await raw_request(real, "shapesense/modelSummary", {"uri": uri, "model": "Net", "inputs": [[2, 1, 28, 28]]}))
+    assert given["context"] == "input" and given["output_shape"] == [2, 10]
+    assert [r["output_shape"][0] for r in given["rows"]] == [2] * 7
+    # the held analysis is unchanged by it: the lens still shows the file's own call
+    again = await _lenses(real, uri, 1)
+    assert again[0].command.title == lens.command.title
+    assert await raw_request(real, "shapesense/modelSummary", {"uri": uri, "inputs": [["x"]]}) is None
     # an unknown model or document: null, and the server goes on
     assert await raw_request(real, "shapesense/modelSummary", {"uri": uri, "model": "Nope"}) is None
     assert await raw_request(real, "shapesense/modelSummary", {"uri": 42}) is None
