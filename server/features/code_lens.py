@@ -31,10 +31,12 @@ def _class_lines(text: str) -> dict:
 
 def lenses(host, path: str) -> list:
     """(line, class name, title) for each nn.Module class of the file."""
-    text = host.text(path) or ""
-    lines = _class_lines(text)
+    found = model_summary.summaries(host, path)
+    if not found:
+        return []
+    lines = _class_lines(host.text(path) or "")
     out = []
-    for s in model_summary.summaries(host, path):
+    for s in found:
         name = s.model
         line = lines.get(name)
         if line is not None:
