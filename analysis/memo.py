@@ -183,7 +183,12 @@ class MemoMixin:
             self.log.append(f"infer:{fn.qualname}")
             entry = Entry(key, fn.unit_key)
             entry.units[(fn.path, fn.unit_key)] = unit.digest
-            if any(_unknown_shape(v) for k, v in bound.items()
+            # An input the body cannot compute with (Unknown, or a tensor of unknown rank)
+            # leaves lines without facts in this context: the other contexts' facts must not
+            # stand alone (ide widens them). A tensor with some unknown dims is computed
+            # with: its facts carry `?` where they depend on them, and join honestly.
+            if any((v is UNKNOWN or (isinstance(v, TensorValue) and v.shape is None))
+                   for k, v in bound.items()
                    if k not in opaque and (not generic or isinstance(v, TensorValue))):
                 entry.unknown_units.add((fn.path, fn.unit_key))
             frame = Frame(self, unit, fn.path, entry, fn.closure)
