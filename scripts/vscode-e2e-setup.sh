@@ -27,6 +27,10 @@ NODE_VERSION="${SHAPESENSE_NODE_VERSION:-24.21.0}"
 CODE_SERVER_VERSION="4.139.1"
 PLAYWRIGHT_VERSION="1.65.1"
 mkdir -p "$E2E_HOME"
+# one setup at a time per cache folder (two test sessions would rebuild bundled/libs under each
+# other's feet); the .vsix is replaced atomically, so a running test never reads half of one
+exec 9>"$E2E_HOME/setup.lock"
+flock 9
 # code-server and chromium write config/state under XDG dirs: keep them out of $HOME
 export XDG_CONFIG_HOME="$E2E_HOME/xdg/config" XDG_DATA_HOME="$E2E_HOME/xdg/data" \
        XDG_CACHE_HOME="$E2E_HOME/xdg/cache" XDG_STATE_HOME="$E2E_HOME/xdg/state"
@@ -127,8 +131,9 @@ else
   # launch.ts on its own, for tests/test_launch_security.py (the command lines the extension runs)
   (cd "$BUILD" && npx --no-install esbuild src/launch.ts --bundle --format=cjs --platform=node \
      --target=node20 --log-level=warning --outfile=out/launch.js >&2)
-  SHAPESENSE_SRC="$REPO" bash "$BUILD/scripts/package.sh" --out "$VSIX" >/dev/null \
+  SHAPESENSE_SRC="$REPO" bash "$BUILD/scripts/package.sh" --out "$VSIX.part" >/dev/null \
     || { log "FAILED: packaging with the bundled Python dependencies"; exit 1; }
+  mv -f "$VSIX.part" "$VSIX"
   echo "$BUILD_SUM" > "$E2E_HOME/build.sum"
 fi
 
