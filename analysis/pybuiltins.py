@@ -288,6 +288,12 @@ def _sum(engine, args, kwargs, site):
             total = S.add(total, x)
         elif isinstance(x, (int, float)) and isinstance(total, (int, float)) and not isinstance(x, S.Expr):
             total = total + x
+        elif is_tensor(x) or is_tensor(total):
+            # sum(tensors): 0 + t0 + t1 + ..., broadcast like `+` (errors where `+` would)
+            from .dispatch import binary_op
+            total = binary_op(engine, "+", total, x, site)
+            if total is UNKNOWN:
+                return UNKNOWN
         else:
             return UNKNOWN
     return total
@@ -342,6 +348,9 @@ def _hasattr(engine, args, kwargs, site):
     obj, name = args
     if isinstance(obj, Instance) and isinstance(name, str):
         return name in obj.attrs or obj.cls.lookup(name) is not None
+    from .ops.spec import REGISTRY
+    if isinstance(obj, Ref) and isinstance(name, str) and f"{obj.name}.{name}" in REGISTRY:
+        return True  # `hasattr(nn, 'GELU')`: what torch 2.13 has, we model
     return UNKNOWN
 
 
