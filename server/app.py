@@ -59,7 +59,8 @@ class ShapeLanguageServer(LanguageServer):
         self.encoding = UTF16
         self.pull_diagnostics = False  # the client pulls (textDocument/diagnostic)
         self.workspace_roots: list[str] = []
-        self.workspace_trusted = True  # initializationOptions.workspaceTrusted (VS Code)
+        self.workspace_trusted = True  # initializationOptions.workspaceTrusted (VS Code) is not false
+        self.folder_trusted = False  # ... is true: the folder's own pyproject.toml may name a Python
         self.pending_problems: list[str] = []  # settings problems, shown once initialized
         self.indexing: asyncio.Future | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -80,7 +81,8 @@ class ShapeLanguageServer(LanguageServer):
             "annotation_style": self.settings.annotation_style,
             # An untrusted folder names no interpreter we would run (its settings and its
             # pyproject.toml are the folder's): libraries come from the server's own Python.
-            "library_paths": library_paths(self.settings.interpreter or _project_python(self.settings))
+            "library_paths": library_paths(self.settings.interpreter
+                                           or (_project_python(self.settings) if self.folder_trusted else ""))
             if self.workspace_trusted else None,
         }
 

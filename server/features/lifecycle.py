@@ -68,8 +68,11 @@ def register(ls: "ShapeLanguageServer") -> None:
         ls.pull_diagnostics = bool(td and td.diagnostic is not None)
         ls.workspace_roots = _roots(params)
         options = params.initialization_options
-        # VS Code says whether it trusts the folder; other clients run what their user set up
-        ls.workspace_trusted = not (isinstance(options, dict) and options.get("workspaceTrusted") is False)
+        # VS Code says whether it trusts the folder. A client that says nothing is trusted
+        # with what its user configured, never with an interpreter the folder itself names.
+        said = options.get("workspaceTrusted") if isinstance(options, dict) else None
+        ls.workspace_trusted = said is not False
+        ls.folder_trusted = said is True
         base, project_problems = config.server_base(ls.workspace_roots)  # [tool.shapesense]
         settings, problems = parse_settings(params.initialization_options, base)
         ls.initial_settings = settings

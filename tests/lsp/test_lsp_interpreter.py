@@ -85,8 +85,15 @@ async def test_interpreter_setting_finds_the_library(client: LanguageClient, tmp
     assert ran
 
 
-async def test_untrusted_folder_runs_no_interpreter_it_names(client: LanguageClient, tmp_path):
-    errors, ran = await _open_model(client, tmp_path, {"workspaceTrusted": False},
-                                    '[tool.shapesense]\npython = "{python}"\n')
+@pytest.mark.parametrize("options", [{"workspaceTrusted": False}, {}], ids=["untrusted", "client-says-nothing"])
+async def test_folder_names_no_interpreter_unless_trusted(client: LanguageClient, tmp_path, options):
+    errors, ran = await _open_model(client, tmp_path, options, '[tool.shapesense]\npython = "{python}"\n')
     assert errors == []
     assert not ran
+
+
+async def test_trusted_folder_may_name_its_interpreter(client: LanguageClient, tmp_path):
+    errors, ran = await _open_model(client, tmp_path, {"workspaceTrusted": True},
+                                    '[tool.shapesense]\npython = "{python}"\n')
+    assert errors == ["mat1 and mat2 shapes cannot be multiplied (4x9 and 8x16)"]
+    assert ran

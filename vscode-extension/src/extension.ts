@@ -64,15 +64,19 @@ function log(msg: string): void {
 
 /** The settings mirrored to the server (initializationOptions and section "shapesense"). */
 function serverSettings(scope?: vscode.Uri) {
+  // Only what the user set: a key left out keeps the project's [tool.shapesense] value (or
+  // the server's default, e.g. the adaptive debounce), which a sent default would override.
   const c = vscode.workspace.getConfiguration('shapesense', scope);
-  return {
-    enable: c.get<boolean>('enable', true),
-    annotationStyle: c.get<string>('annotationStyle', 'jaxtyping'),
-    inlayHints: c.get<boolean>('inlayHints', true),
-    conditionalSeverity: c.get<string>('conditionalSeverity', 'warning'),
-    solverTimeoutMs: c.get<number>('solverTimeoutMs', 500),
-    debounceMs: c.get<number>('debounceMs', 250),
-  };
+  const out: Record<string, unknown> = {};
+  for (const key of ['enable', 'annotationStyle', 'inlayHints', 'conditionalSeverity', 'solverTimeoutMs',
+    'debounceMs', 'warnUnusedIgnores']) {
+    const i = c.inspect(key);
+    const set = [i?.workspaceFolderValue, i?.workspaceValue, i?.globalValue].find((v) => v !== undefined);
+    if (set !== undefined) {
+      out[key] = set;
+    }
+  }
+  return out;
 }
 
 function isEnabled(uri: vscode.Uri): boolean {
@@ -219,6 +223,15 @@ function makeClient(interp: Interpreter, launch: LaunchSpec): LanguageClient {
       return false;
     },
     middleware: {
+      // workspace/configuration for "shapesense": only what the user set (see serverSettings)
+      workspace: {
+        configuration: async (params, token, next) => {
+          const result = await next(params, token);
+          if (!Array.isArray(result)) return result;
+          return params.items.map((item, i) => (item.section === 'shapesense'
+            ? serverSettings(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined) : result[i]));
+        },
+      },
       didOpen: (doc, next) => {
         markPending(doc.uri);
         return next(doc);
