@@ -64,7 +64,7 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
     # A symbolic context that could not evaluate a def's lines (its input's rank unknown)
     # is still a context: beside another one (the file's own test function building the
     # model with its own sizes), no concrete dim is claimed.
-    widen |= {k for k in blurred if len(by_unit.get(k, ())) > 1}
+    widen |= {k for k in blurred if k not in engine.real_units and len(by_unit.get(k, ())) > 1}
 
     result = FileAnalysis(path)
     result.facts = _collect_facts(host, engine, path, units, by_unit, widen)
