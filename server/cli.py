@@ -130,9 +130,12 @@ def main(argv: list[str] | None = None) -> int:
         from shapesense.analysis.libraries import interpreter_paths
 
         library_paths = interpreter_paths(python)
-        if library_paths is None:
+        if library_paths is None and args.python:
             sys.stderr.write(f"shapesense: cannot run {python} to find its libraries\n")
             return check.EXIT_USAGE
+        if library_paths is None:  # the configuration's python: say so, read this one's libraries
+            sys.stderr.write(f"shapesense: warning: cannot run {python} (pyproject.toml python) to find "
+                             "its libraries; using the libraries of the Python running shapesense\n")
     settings = EngineSettings(
         solver_timeout_ms=_first(args.solver_timeout_ms, project.solver_timeout_ms, defaults.solver_timeout_ms),
         annotation_style=_first(args.annotation_style, project.annotation_style, defaults.annotation_style),

@@ -113,3 +113,6 @@ def test_cli_finds_libraries_through_the_given_interpreter(tmp_path):
     assert "mat1 and mat2 shapes cannot be multiplied (4x9 and 8x16)" in found.stdout
     plain = subprocess.run(run + ["--python", sys.executable], capture_output=True, text=True, cwd=tmp_path)
     assert plain.returncode == 0, plain.stdout + plain.stderr
+    missing = subprocess.run(run + ["--python", str(tmp_path / "no-such-python")], capture_output=True,
+                             text=True, cwd=tmp_path)
+    assert missing.returncode == 2 and "cannot run" in missing.stderr
