@@ -33,6 +33,8 @@ _DTYPES = {"float32": "float32", "float": "float32", "float64": "float64", "doub
 def to_spec(v):
     if isinstance(v, (TensorValue, Dtype)) or v is None or v is UNKNOWN or v is Ellipsis:
         return v
+    if isinstance(v, generic.DefaultBool):
+        return v.default
     if isinstance(v, (bool, int, float, str, S.Expr)):
         return v
     if isinstance(v, ListVal):

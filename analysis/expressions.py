@@ -11,7 +11,7 @@ from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, Functi
                      ListVal, ModuleNS, NNModule, PartialVal, Ref, SliceVal, is_tensor, value_key)
 from . import limits, pybuiltins, values
 from .memo import arguments_key
-from . import datasources, intervals, solver
+from . import datasources, generic, intervals, solver
 from .alternatives import OneOf, either
 from .dispatch import (binary_op, call_external, compare_values, external_attr, subscript_value,
                        unary_op)
@@ -423,6 +423,8 @@ class ExpressionsMixin:
         """True / False when known, else None. Symbolic conditions go to the solver."""
         if isinstance(v, bool):
             return v
+        if isinstance(v, generic.DefaultBool):
+            return None  # a default flag of a generic instance: both ways
         if v is None:
             return False
         if isinstance(v, int):

@@ -36,9 +36,25 @@ def generic_hyperparameter(name: str, default):
     """The value of a constructor parameter in a generic instance."""
     if default is UNKNOWN:
         return S.sym(name)
-    if isinstance(default, int) and not isinstance(default, (bool, S.Expr)) and default >= 1:
+    if isinstance(default, bool):
+        return DefaultBool(default)
+    if isinstance(default, int) and not isinstance(default, S.Expr) and default >= 1:
         return S.sym(name)
     return default
+
+
+class DefaultBool:
+    """A bool flag of a class nobody builds (`deep_stem=False`): an `if` on it runs both
+    ways, since the real model may be built with the other value; a spec it is passed to
+    (`bias=bias`) sees the default, which changes no shape there."""
+
+    __slots__ = ("default",)
+
+    def __init__(self, default: bool):
+        self.default = default
+
+    def structural_key(self, key):
+        return ("default-bool", self.default)
 
 
 @dataclass(frozen=True)
