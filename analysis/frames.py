@@ -244,3 +244,15 @@ def _short(path):
 
 def _module_name(path):
     return _short(path).rsplit(".", 1)[0]
+
+
+def reachable(entries):
+    """Each entry once, with every entry it called (its children, transitively)."""
+    seen, todo = set(), list(entries)
+    while todo:
+        e = todo.pop()
+        if e.id in seen:
+            continue
+        seen.add(e.id)
+        yield e
+        todo.extend(e.children)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import ir
+from .frames import reachable
 from . import shapes as S
 from .ops.spec import OpContext, ShapeError, TensorValue, run_spec
 from .shapes import UNKNOWN
@@ -208,16 +209,9 @@ def _attr_only(node, name) -> bool:
 def gather_uses(entries) -> dict:
     """probe id -> uses, from these entries and everything they called."""
     out: dict = {}
-    seen: set = set()
-    todo = list(entries)
-    while todo:
-        e = todo.pop()
-        if e.id in seen:
-            continue
-        seen.add(e.id)
+    for e in reachable(entries):
         for pid, uses in e.__dict__.get("probe_uses", {}).items():
             out.setdefault(pid, []).extend(uses)
-        todo.extend(e.children)
     return out
 
 

@@ -16,7 +16,7 @@ import itertools
 
 from .values import ClassVal, FunctionVal
 from . import values
-from .frames import Budget, Entry, start_budget, stop_run, Frame, _is_static, _short, _module_name
+from .frames import Budget, Entry, start_budget, stop_run, Frame, reachable, _is_static, _short, _module_name
 from .expressions import ExpressionsMixin
 from .memo import MemoMixin
 from .statements import StatementsMixin
@@ -242,12 +242,4 @@ def _reached_by_others(own: dict, path: str) -> set:
 
 
 def _units_reached(entries, path) -> set:
-    out, seen, todo = set(), set(), list(entries)
-    while todo:
-        e = todo.pop()
-        if e.id in seen:
-            continue
-        seen.add(e.id)
-        out.update(k for p, k in e.units if p == path)
-        todo.extend(e.children)
-    return out
+    return {k for e in reachable(entries) for p, k in e.units if p == path}

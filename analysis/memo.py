@@ -10,7 +10,7 @@ from .ops.spec import TensorValue
 from . import pybuiltins
 from .annotations import tensor_from_annotation
 from .generic import generic_hyperparameter, only_attribute_base
-from .frames import MAX_DEPTH, CALL_STEPS, depth_exceeded, over_step_limit, Dep, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
+from .frames import MAX_DEPTH, CALL_STEPS, reachable, depth_exceeded, over_step_limit, Dep, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
 
 
 _IMMUTABLE = (TensorValue, int, float, str, S.Expr, type(None))
@@ -366,13 +366,7 @@ def _library_errors(program, entry) -> list:
     cached = entry.__dict__.get("_library_errors")
     if cached is not None:
         return cached
-    out, seen, todo = [], set(), [entry]
-    while todo:
-        e = todo.pop()
-        if e.id in seen:
-            continue
-        seen.add(e.id)
-        out.extend(r for r in e.diags.values() if r.severity == "error" and program.is_library(r.unit[0]))
-        todo.extend(e.children)
+    out = [r for e in reachable([entry]) for r in e.diags.values()
+           if r.severity == "error" and program.is_library(r.unit[0])]
     entry._library_errors = out
     return out
