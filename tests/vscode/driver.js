@@ -3,19 +3,13 @@
 // config: { url, folder, file, shots, scenario: "main" | "broken", lines: {...} }
 // Prints one line "RESULT <json>" with what it saw; every step records its own outcome so that
 // one failing check does not hide the others. Exit code 0 unless the browser itself failed.
-const { chromium } = require('playwright-core');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const cfg = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
-const result = { steps: {}, log: [] };
+const h = require('./harness').session(process.argv[2]);
+const { cfg, result, say, step } = h;
 const t0 = Date.now();
-const say = (...a) => {
-  const line = `[${((Date.now() - t0) / 1000).toFixed(1)}s] ` + a.join(' ');
-  result.log.push(line);
-  console.error(line);
-};
 
 const EDITOR = '.editor-group-container .monaco-editor';
 
@@ -86,26 +80,6 @@ async function hoverAt(page, line, col, want, tries = 15) {
   return { ok: false, text: last };
 }
 
-let currentPage = null;
-
-async function step(name, fn) {
-  const s = Date.now();
-  try {
-    const r = await fn();
-    result.steps[name] = { ok: true, ms: Date.now() - s, ...(r || {}) };
-  } catch (e) {
-    result.steps[name] = { ok: false, ms: Date.now() - s, error: String(e && e.message || e).split('\n')[0],
-      at: String(e && e.stack || '').split('\n').find((l) => l.includes('driver.js')) };
-    if (cfg.fail_shots && currentPage) {
-      const p = path.join(cfg.fail_shots, `failed-${name}.png`);
-      await currentPage.screenshot({ path: p }).catch(() => {});
-      result.steps[name].screenshot = p;
-    }
-  }
-  say(name, JSON.stringify(result.steps[name]));
-  return result.steps[name];
-}
-
 async function hidePanel(page) {
   for (const title of ['View: Hide Panel', 'View: Close Panel']) {
     try {
@@ -127,23 +101,9 @@ async function outputText(page) {
 }
 
 (async () => {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'shapesense-chrome-'));
-  const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: cfg.chromium || '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1400, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  const page = ctx.pages()[0] || (await ctx.newPage());
-  currentPage = page;
-  page.on('pageerror', (e) => say('pageerror:', e.message));
+  const page = await h.open({ width: 1400, height: 900 });
   try {
-    await step('workbench', async () => {
-      await page.goto(`${cfg.url}/?folder=${encodeURIComponent(cfg.folder)}`, { waitUntil: 'domcontentloaded' });
-      await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
-      await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
-    });
+    await h.workbench();
     await step('open_file', async () => {
       await page.locator('.explorer-folders-view .monaco-list-row', { hasText: cfg.file }).first().click();
       await page.waitForSelector(`${EDITOR} .view-lines`, { timeout: 30000 });
@@ -438,9 +398,7 @@ async function outputText(page) {
     });
   } finally {
     result.total_ms = Date.now() - t0;
-    console.log('RESULT ' + JSON.stringify(result));
-    await ctx.close().catch(() => {});
-    fs.rmSync(profile, { recursive: true, force: true });
+    await h.finish();
   }
 })().catch((e) => {
   console.error('DRIVER FAILED:', e);

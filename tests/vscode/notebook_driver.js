@@ -6,41 +6,12 @@
 //   the drawn text, so not across an assignment's `=`); hover.token: the word to hover in it;
 //   quickfix: where on the squiggled line to ask for fixes, the fix to pick, text it leaves.
 // Prints one line "RESULT <json>" with what it saw; each step records its own outcome.
-const { chromium } = require('playwright-core');
-const fs = require('fs');
-const os = require('os');
-const path = require('path');
+const h = require('./harness').session(process.argv[2]);
+const { cfg, say, step } = h;
 
-const cfg = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
-const result = { steps: {}, log: [] };
-const t0 = Date.now();
-const say = (...a) => {
-  const line = `[${((Date.now() - t0) / 1000).toFixed(1)}s] ` + a.join(' ');
-  result.log.push(line);
-  console.error(line);
-};
 
 // the editors of the notebook's cells (each cell is its own Monaco editor)
 const CELL_EDITORS = '.notebookOverlay .cell-editor-container .monaco-editor';
-
-let currentPage = null;
-
-async function step(name, fn) {
-  const s = Date.now();
-  try {
-    const r = await fn();
-    result.steps[name] = { ok: true, ms: Date.now() - s, ...(r || {}) };
-  } catch (e) {
-    result.steps[name] = { ok: false, ms: Date.now() - s, error: String((e && e.message) || e).split('\n')[0] };
-    if (cfg.fail_shots && currentPage) {
-      const p = path.join(cfg.fail_shots, `failed-${name}.png`);
-      await currentPage.screenshot({ path: p }).catch(() => {});
-      result.steps[name].screenshot = p;
-    }
-  }
-  say(name, JSON.stringify(result.steps[name]));
-  return result.steps[name];
-}
 
 // Screen box of `token` in the first cell line containing `lineText` (null if not drawn).
 // Measured on the drawn text itself (a DOM Range over Monaco's spans), not from a char width.
@@ -115,23 +86,9 @@ async function squiggles(page, lineText) {
 }
 
 (async () => {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'shapesense-chrome-'));
-  const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: cfg.chromium || '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1400, height: 1000 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  const page = ctx.pages()[0] || (await ctx.newPage());
-  currentPage = page;
-  page.on('pageerror', (e) => say('pageerror:', e.message));
+  const page = await h.open({ width: 1400, height: 1000 });
   try {
-    await step('workbench', async () => {
-      await page.goto(`${cfg.url}/?folder=${encodeURIComponent(cfg.folder)}`, { waitUntil: 'domcontentloaded' });
-      await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
-      await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
-    });
+    await h.workbench();
     await step('open_notebook', async () => {
       await page.locator('.explorer-folders-view .monaco-list-row', { hasText: cfg.file }).first().click();
       await page.waitForSelector(`${CELL_EDITORS} .view-lines`, { timeout: 60000 });
@@ -207,8 +164,6 @@ async function squiggles(page, lineText) {
   } catch (e) {
     say('driver error:', String(e && e.stack || e));
   } finally {
-    console.log('RESULT ' + JSON.stringify(result));
-    await ctx.close().catch(() => {});
-    fs.rmSync(profile, { recursive: true, force: true });
+    await h.finish();
   }
 })();

@@ -4,37 +4,8 @@
 // config: { url, folder, file, lens (text the lens contains), tab (the webview's title),
 //           shot, fail_shots }
 // Prints one line "RESULT <json>" with what it saw; each step records its own outcome.
-const { chromium } = require('playwright-core');
-const fs = require('fs');
-const os = require('os');
-const path = require('path');
-
-const cfg = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
-const result = { steps: {}, log: [] };
-const t0 = Date.now();
-const say = (...a) => {
-  const line = `[${((Date.now() - t0) / 1000).toFixed(1)}s] ` + a.join(' ');
-  result.log.push(line);
-  console.error(line);
-};
-let currentPage = null;
-
-async function step(name, fn) {
-  const s = Date.now();
-  try {
-    const r = await fn();
-    result.steps[name] = { ok: true, ms: Date.now() - s, ...(r || {}) };
-  } catch (e) {
-    result.steps[name] = { ok: false, ms: Date.now() - s, error: String((e && e.message) || e).split('\n')[0] };
-    if (cfg.fail_shots && currentPage) {
-      const p = path.join(cfg.fail_shots, `failed-${name}.png`);
-      await currentPage.screenshot({ path: p }).catch(() => {});
-      result.steps[name].screenshot = p;
-    }
-  }
-  say(name, JSON.stringify(result.steps[name]));
-  return result.steps[name];
-}
+const h = require('./harness').session(process.argv[2]);
+const { cfg, say, step } = h;
 
 // The text of every frame (webviews are nested iframes), to find the summary page.
 async function frameTexts(page) {
@@ -48,22 +19,9 @@ async function frameTexts(page) {
 }
 
 (async () => {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'shapesense-chrome-'));
-  const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: cfg.chromium || '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1600, height: 1000 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  const page = ctx.pages()[0] || (await ctx.newPage());
-  currentPage = page;
+  const page = await h.open({ width: 1600, height: 1000 });
   try {
-    await step('workbench', async () => {
-      await page.goto(`${cfg.url}/?folder=${encodeURIComponent(cfg.folder)}`, { waitUntil: 'domcontentloaded' });
-      await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
-      await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
-    });
+    await h.workbench();
     await step('open_file', async () => {
       await page.locator('.explorer-folders-view .monaco-list-row', { hasText: cfg.file }).first().click();
       await page.waitForSelector('.editor-group-container .monaco-editor .view-lines', { timeout: 30000 });
@@ -92,7 +50,6 @@ async function frameTexts(page) {
       return { summary, svg_edges: svgEdges };
     });
   } finally {
-    console.log('RESULT ' + JSON.stringify(result));
-    await ctx.close().catch(() => {});
+    await h.finish();
   }
 })();
