@@ -33,13 +33,16 @@ _CONVENTIONAL = {1: ("N",), 2: ("N", "C"), 3: ("N", "C", "L"), 4: ("N", "C", "H"
                  5: ("N", "C", "D", "H", "W")}
 
 
-def generic_hyperparameter(name: str, default):
-    """The value of a constructor parameter in a generic instance."""
+def generic_hyperparameter(name: str, default, defaults: dict | None = None):
+    """The value of a constructor parameter in a generic instance. `defaults` (the
+    context's record, see context_notes) learns the default a symbol stands for."""
     if default is UNKNOWN:
         return S.sym(name)
     if isinstance(default, bool):
         return DefaultBool(default)
     if isinstance(default, int) and not isinstance(default, S.Expr) and default >= 1:
+        if defaults is not None:
+            defaults[name] = default  # the hover's "with the defaults" variant
         return S.sym(name)
     return default
 
@@ -215,9 +218,10 @@ def gather_uses(entries) -> dict:
     return out
 
 
-def decide_input(param: str, uses: list, first: bool):
+def decide_input(param: str, uses: list, first: bool, batch: dict | None = None):
     """The tensor a generic run binds an input to, from the uses of its probe: None when the
-    body never used it as a tensor (it stays Unknown)."""
+    body never used it as a tensor (it stays Unknown). `batch` (the context's record, see
+    context_notes) learns the name of a batch dim the probe assumed."""
     if not uses:
         return None
     ranks = set(range(0, MAX_RANK + 1))
@@ -248,4 +252,33 @@ def decide_input(param: str, uses: list, first: bool):
         values.discard(None)
         if len(values) == 1:
             dims[i] = values.pop()
+    if batch is not None and rank and isinstance(dims[0], S.Expr) and _batch_assumed(uses, rank):
+        batch[param] = names[0]
     return TensorValue(tuple(dims))
+
+
+def _batch_assumed(uses: list, rank: int) -> bool:
+    """Did the probe pick the batched rank where every use also admits the input without
+    its leading batch dim? A conv-like use that admitted both forms is recorded with the
+    batched rank only, but keeps the pins of every rank it admitted (admitted_ranks)."""
+    picked = False
+    for kind, data in uses:
+        if kind != "ranks":
+            return False  # `B, C, H, W = x.shape`: the code itself fixes the rank
+        admitted, pins = data
+        if admitted is None or rank - 1 in admitted:
+            continue
+        if admitted != {rank} or set(pins) != {rank - 1, rank}:
+            return False
+        picked = True
+    return picked
+
+
+def context_notes(engine, kind: str, sub=None) -> dict:
+    """What the hover says about a symbolic context: "defaults" (symbol -> the default of
+    the parameter it stands for) and "batch" (def -> {input: symbol of the batch dim the
+    probe assumed}). Kept on the entry of the running frame, which a memoized entry keeps,
+    or, for a def no call reached, on the engine (made anew by every run)."""
+    owner = engine.stack[-1].entry if engine.stack else engine
+    notes = owner.__dict__.setdefault("generic_notes", {}).setdefault(kind, {})
+    return notes if sub is None else notes.setdefault(sub, {})

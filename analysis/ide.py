@@ -11,6 +11,7 @@ from functools import lru_cache
 from .values import ListVal, value_key
 from .lower import LOCAL_BITS
 from .ir import HEADER_NID
+from .frames import reachable
 
 
 @lru_cache(maxsize=4096)
@@ -67,7 +68,8 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
     widen |= {k for k in blurred if k not in engine.real_units and len(by_unit.get(k, ())) > 1}
 
     result = FileAnalysis(path)
-    result.facts = _collect_facts(host, engine, path, units, by_unit, widen)
+    notes = context_notes_by_entry(engine)
+    result.facts = _collect_facts(host, engine, path, units, by_unit, widen, notes)
 
     for rec in diags.values():
         unit = units.get(rec.unit[1])
@@ -115,7 +117,7 @@ class _FactGroup:
 
     def __init__(self, signature, raw: list):
         self.signature = signature
-        self.raw = raw  # [(recorded span, (text, shape, origin, is_target, variants))]
+        self.raw = raw  # [(recorded span, (text, shape, origin, is_target, variants, notes))]
         self.shift = None
         self.facts: list = []
 
@@ -127,7 +129,7 @@ class _FactGroup:
         return self.facts
 
 
-def _collect_facts(host, engine, path, units, by_unit, widen) -> list:
+def _collect_facts(host, engine, path, units, by_unit, widen, notes) -> list:
     cache = host.fact_cache
     lines = host.lines(path)
     used = set()
@@ -136,13 +138,13 @@ def _collect_facts(host, engine, path, units, by_unit, widen) -> list:
         unit = units.get(unit_key)
         if unit is None:
             continue
-        runs = (tuple(sorted(e.id for e in entries)), unit_key in widen)
+        runs = (tuple(sorted(e.id for e in entries)), unit_key in widen, _unit_notes(notes, entries))
         if unit.kind != "module":
             key = (path, unit_key)
             used.add(key)
             group = cache.get(key)
             if group is None or group.signature != (runs, unit.stamp):
-                facts = _unit_facts(engine, path, unit_key, entries, runs[1])
+                facts = _unit_facts(engine, path, unit_key, entries, runs[1], runs[2])
                 group = cache[key] = _FactGroup((runs, unit.stamp),
                                                 _placed(facts, unit.spans, lines, unit.shift()))
             out.extend(group.at(unit.shift()))
@@ -153,7 +155,7 @@ def _collect_facts(host, engine, path, units, by_unit, widen) -> list:
         used.add(key)
         per_segment = cache.get(key)
         if per_segment is None or per_segment[0] != runs:
-            facts = _unit_facts(engine, path, unit_key, entries, runs[1])
+            facts = _unit_facts(engine, path, unit_key, entries, runs[1], runs[2])
             buckets: dict = {}
             for fact in facts:
                 buckets.setdefault(fact[0] >> LOCAL_BITS, []).append(fact)
@@ -245,9 +247,10 @@ def _widened_units(entry, path) -> set:
     return cached.get(path, set())
 
 
-def _unit_facts(engine, path, unit_key, entries, widened) -> list:
+def _unit_facts(engine, path, unit_key, entries, widened, notes=((), ())) -> list:
     """The facts of one unit, from the live entries that ran it, as
-    (nid, shape, origin, is_target, variants) tuples."""
+    (nid, shape, origin, is_target, variants, notes) tuples; `notes` are the unit's
+    (defaults, assumed batch dims) from _unit_notes."""
     facts: dict = {}
     origins: dict = {}
     targets: set = set()
@@ -284,14 +287,15 @@ def _unit_facts(engine, path, unit_key, entries, widened) -> list:
             variants = variants or (value_text(vals[0]),)
             variants = variants + ("…",)
         origin = "; ".join(sorted(origins.get(nid, []))[:3])
-        out.append((nid, value_text(joined), origin or _origin_text(vals), nid in targets, variants))
-    contract = _contract(engine, unit_key, entries, widened)
+        out.append((nid, value_text(joined), origin or _origin_text(vals), nid in targets, variants,
+                    _notes_for([joined], notes)))
+    contract = _contract(engine, unit_key, entries, widened, notes)
     if contract is not None:
         out.append(contract)
     return out
 
 
-def _contract(engine, unit_key, entries, widened):
+def _contract(engine, unit_key, entries, widened, notes=((), ())):
     """The def's inferred contract over the contexts that ran it, as a fact on its name:
     `(x: Tensor[N, 3, H, W]) -> Tensor[N, num_classes]`, or None when no input or result is
     a tensor. Each parameter and the result are joined over the contexts, like any fact."""
@@ -317,13 +321,136 @@ def _contract(engine, unit_key, entries, widened):
     result = joined([r for r in results if r is not None]) if any(r is not None for r in results) else None
     if not any(isinstance(v, (TensorValue, ListVal)) for _, v in shown + [("", result)]):
         return None
-    args = ", ".join(f"{n}: {value_text(v)}" if isinstance(v, (TensorValue, ListVal)) else n for n, v in shown)
-    tail = f" -> {value_text(result)}" if isinstance(result, (TensorValue, ListVal)) else ""
     variants = ()
     if len(results) > 1:
         texts = {value_text(r) for r in results if isinstance(r, (TensorValue, ListVal))}
         variants = tuple(sorted(texts)) if len(texts) > 1 else ()
-    return (HEADER_NID, f"({args}){tail}", CONTRACT_ORIGIN, False, variants)
+    values = [v for _, v in shown] + [result]
+    return (HEADER_NID, _contract_text(shown, result), CONTRACT_ORIGIN, False, variants,
+            _notes_for(values, notes, lambda text: _contract_text(shown, result, text)))
+
+
+def _contract_text(shown, result, text=value_text) -> str:
+    """`(x: Tensor[N, 3, H, W]) -> Tensor[N, num_classes]`, each value written by `text`."""
+    args = ", ".join(f"{n}: {text(v)}" if isinstance(v, (TensorValue, ListVal)) else n for n, v in shown)
+    tail = f" -> {text(result)}" if isinstance(result, (TensorValue, ListVal)) else ""
+    return f"({args}){tail}"
+
+
+# -- notes on symbolic contexts (generic.context_notes) -----------------------------------------
+def context_notes_by_entry(engine) -> dict:
+    """entry id -> (defaults, assumed batch dims) of the symbolic contexts the entry ran in:
+    {symbol: the default of the parameter it stands for} and {symbol of a batch dim the
+    probe assumed}. A context is a root of the run with everything it reached; an entry
+    several contexts reached keeps what they all agree on (none when one records nothing)."""
+    live = engine.live
+    class_defaults = {}  # class qualname -> its generic instance's defaults
+    nested: dict = {}  # entry id -> batch dims assumed by a call with unknown inputs below it
+    for e in live.values():
+        recorded = e.__dict__.get("generic_notes")
+        if not recorded:
+            continue
+        if recorded.get("defaults") and e.unit_key.endswith(".<new>"):
+            class_defaults[e.unit_key[:-len(".<new>")]] = recorded["defaults"]
+        assumed = {s for per_def in recorded.get("batch", {}).values() for s in per_def.values()}
+        if assumed:
+            for r in reachable([e]):
+                nested.setdefault(r.id, set()).update(assumed)
+    by_def = engine.__dict__.get("generic_notes", {}).get("batch", {})
+    contexts: dict = {}
+    plain = []
+    for root in engine.roots:
+        defaults, batch = _root_notes(engine, root, class_defaults, by_def)
+        if defaults or batch:
+            for e in reachable([root]):
+                contexts.setdefault(e.id, []).append((defaults, batch))
+        else:
+            plain.append(root)
+    if not contexts and not nested:
+        return {}
+    for e in reachable(plain):
+        contexts.setdefault(e.id, []).append(({}, frozenset()))
+    out = {}
+    for eid in contexts.keys() | nested.keys():
+        ctx = contexts.get(eid, [({}, frozenset())])
+        defaults = _agreed([d for d, _ in ctx])
+        batch = frozenset.intersection(*(b for _, b in ctx)) | nested.get(eid, frozenset())
+        if defaults or batch:
+            out[eid] = (defaults, batch)
+    return out
+
+
+def _root_notes(engine, root, class_defaults, by_def):
+    """(defaults, assumed batch dims) of the context a root of the run starts."""
+    if root.id in engine.real_ids:
+        return {}, frozenset()
+    recorded = root.__dict__.get("generic_notes", {})
+    if root.unit_key.endswith(".<new>"):
+        return dict(recorded.get("defaults", {})), frozenset()
+    owner = root.unit_key.rsplit(".", 1)[0] if "." in root.unit_key else None
+    defaults = dict(class_defaults.get(owner, {})) if owner else {}
+    qualname = root.key[0] if isinstance(root.key, tuple) and root.key else None
+    return defaults, frozenset(by_def.get(qualname, {}).values())
+
+
+def _agreed(dicts: list) -> dict:
+    """The items every dict has, with the same value."""
+    out = dict(dicts[0]) if dicts else {}
+    for d in dicts[1:]:
+        out = {k: v for k, v in out.items() if d.get(k) == v}
+    return out
+
+
+def _unit_notes(notes: dict, entries) -> tuple:
+    """(defaults as sorted items, assumed batch dims sorted) of a unit over the entries
+    that ran it: what every entry agrees on. Part of the facts' cache signature."""
+    if not notes:
+        return (), ()
+    per_entry = [notes.get(e.id, ({}, frozenset())) for e in entries]
+    defaults = _agreed([d for d, _ in per_entry])
+    batch = frozenset.intersection(*(b for _, b in per_entry)) if per_entry else frozenset()
+    return tuple(sorted(defaults.items())), tuple(sorted(batch))
+
+
+def _notes_for(values, notes, render=None) -> tuple:
+    """The hover's lines under a shape made of these values: the shape with the defaults
+    of the hyperparameters it mentions substituted, and the batch dims the probe assumed."""
+    defaults, batch = notes
+    if not defaults and not batch:
+        return ()
+    used = set()
+    for v in values:
+        _symbols_of(v, used)
+    out = []
+    mapping = {k: v for k, v in defaults if k in used}
+    if mapping:
+        def text(v):
+            return _text_with(v, mapping)
+        out.append(f"with the defaults: {render(text) if render else text(values[0])}")
+    assumed = [b for b in batch if b in used]
+    if assumed:
+        dims = ", ".join(assumed)
+        out.append(f"assuming a batch dim: {dims} (the ops also accept the input without it)")
+    return tuple(out)
+
+
+def _symbols_of(v, out: set) -> None:
+    if isinstance(v, TensorValue) and v.shape is not None:
+        for d in v.shape:
+            out |= S.free_symbols(d)
+    elif isinstance(v, ListVal):
+        for x in v.items:
+            _symbols_of(x, out)
+
+
+def _text_with(v, mapping) -> str:
+    """value_text of `v` with symbols replaced by values."""
+    if isinstance(v, TensorValue) and v.shape is not None:
+        return _tensor_text(tuple(S.substitute(d, mapping) for d in v.shape))
+    if isinstance(v, ListVal):
+        inner = ", ".join(_text_with(x, mapping) for x in v.items)
+        return f"({inner},)" if len(v.items) == 1 else f"({inner})"
+    return value_text(v)
 
 
 CONTRACT_ORIGIN = "the inferred contract"

@@ -21,7 +21,7 @@ from .expressions import ExpressionsMixin
 from .memo import MemoMixin
 from .statements import StatementsMixin
 from .annotations import tensor_from_annotation
-from .generic import RankProbe, decide_input, gather_uses
+from .generic import RankProbe, context_notes, decide_input, gather_uses
 
 
 class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
@@ -204,7 +204,8 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         uses = gather_uses(found)
         inputs, first = {}, True
         for n in names:
-            t = decide_input(n, uses.get((fn.qualname, n), []), first)
+            t = decide_input(n, uses.get((fn.qualname, n), []), first,
+                             context_notes(self, "batch", fn.qualname))
             if t is not None:
                 inputs[n] = t
                 first = first and t.shape is None

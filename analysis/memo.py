@@ -9,7 +9,7 @@ from .values import DictVal, FunctionVal, ListVal, Ref, is_tensor, value_key
 from .ops.spec import TensorValue
 from . import pybuiltins
 from .annotations import tensor_from_annotation
-from .generic import generic_hyperparameter, only_attribute_base
+from .generic import context_notes, generic_hyperparameter, only_attribute_base
 from .frames import MAX_DEPTH, CALL_STEPS, reachable, depth_exceeded, over_step_limit, Dep, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
 
 
@@ -313,7 +313,8 @@ class MemoMixin:
                 # built with another value). See generic.py.
                 for p in params[1:]:
                     if p.kind in ("pos", "kwonly") and p.name not in kwargs:
-                        env[p.name] = generic_hyperparameter(p.name, env.get(p.name))
+                        env[p.name] = generic_hyperparameter(p.name, env.get(p.name),
+                                                             context_notes(self, "defaults"))
             # Parameters with tensor annotations get symbolic shapes.
             for p in params:
                 if p.annotation is not None and env.get(p.name) is UNKNOWN:

@@ -32,6 +32,8 @@ class ShapeFact(NamedTuple):
     origin: str = ""  # where the shape came from, one line of plain text
     is_target: bool = False  # an assignment target (gets an inlay hint)
     variants: tuple[str, ...] = ()  # distinct shapes seen over several call contexts
+    # Lines about a symbolic shape: "with the defaults: Tensor[N, 1024]", an assumed batch dim.
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

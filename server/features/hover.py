@@ -1,8 +1,9 @@
 """Hover: the shape of the innermost tensor-valued expression under the cursor.
 
 The markdown starts with a fenced block whose first line is exactly `NAME: SHAPE`
-(tests and editor integrations read it), then where the shape came from, then the
-distinct shapes seen across call contexts. Answered from the latest finished analysis
+(tests and editor integrations read it), then notes on a symbolic shape (the shape with
+the defaults of its hyperparameters, an assumed batch dim), then where the shape came from,
+then the distinct shapes seen across call contexts. Answered from the latest finished analysis
 (scheduler.current): a hover on a line the user just changed, or on a file whose
 imports changed, waits briefly for the new one.
 """
@@ -52,6 +53,8 @@ def _name(fact: ShapeFact) -> str:
 
 def markdown(fact: ShapeFact) -> str:
     parts = ["```python", f"{_name(fact)}: {fact.shape}", "```"]
+    for note in fact.notes:  # the symbolic shape's variant with defaults, assumptions
+        parts += ["", _escape(note)]
     if fact.origin:
         parts += ["", _escape(fact.origin)]
     if fact.variants:
@@ -62,6 +65,7 @@ def markdown(fact: ShapeFact) -> str:
 
 def plaintext(fact: ShapeFact) -> str:
     lines = [f"{_name(fact)}: {fact.shape}"]
+    lines.extend(fact.notes)
     if fact.origin:
         lines.append(fact.origin)
     if fact.variants:
