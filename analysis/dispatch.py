@@ -49,7 +49,7 @@ def to_spec(v):
     if isinstance(v, SliceVal):
         return slice(to_spec(v.start), to_spec(v.stop), to_spec(v.step))
     if isinstance(v, NNModule):  # a layer handed to a container spec (TransformerEncoder)
-        return dict(v.attrs, training=v.training)
+        return dict(v.attrs, training=v.training, __module__=v.name)  # its class: the summary's row
     return UNKNOWN
 
 

@@ -20,11 +20,13 @@ parameters, as in torch); the items of a ParameterList.
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass, field
 
 from . import shapes as S
 from .calltrace import ModuleCall, calls_of
 from .frames import Budget, Entry, Frame, _PseudoUnit, start_budget
+from .ops.attention import SUBMODULE_CALLS, SUBMODULES
 from .ops.spec import Dtype, TensorValue
 from .shapes import UNKNOWN
 from .values import ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, NNModule
@@ -387,7 +389,101 @@ def _children(m) -> list:
         if isinstance(inner, Container):
             return [(n, x, (("attr", "__container__"),) + steps) for n, x, steps in _children(inner)]
         return [(k, x, (("attr", k),)) for k, x in m.attrs.items() if not k.startswith("__") and _is_module(x)]
+    if isinstance(m, NNModule):
+        return [(k, x, (("attr", k),)) for k, x in _submodules(m)]
     return []
+
+
+# -- inside a modelled layer --------------------------------------------------------------------
+# The engine models nn.TransformerEncoder & co. as one layer; torch holds modules inside them
+# (declared with their specs: ops.attention.SUBMODULES). Here they become values of their own,
+# made once per layer value, so the tree, the rows and the counts treat them as any module.
+_SUBMODULES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _submodules(m) -> list:
+    """(attribute, module value) for the modules torch registers inside a modelled layer."""
+    got = _SUBMODULES.get(m)
+    if got is None:
+        got = _SUBMODULES[m] = list(_make_submodules(m.attrs, SUBMODULES.get(m.name, ())))
+    return got
+
+
+def _make_submodules(attrs, declared):
+    for attr, cls in declared:
+        spec = attrs.get(attr) if isinstance(attrs, dict) else None
+        if cls == "ModuleList":
+            yield attr, _layer_list(attrs, spec)
+        elif cls is not None:
+            yield attr, _layer_value("torch.nn." + cls, spec if isinstance(spec, dict) else {})
+        elif isinstance(spec, dict) and isinstance(spec.get("__module__"), str):
+            yield attr, _layer_value(spec["__module__"], spec)  # a module the user passed in
+
+
+def _layer_value(name, attrs):
+    return NNModule(name, attrs)
+
+
+def _layer_list(attrs, items):
+    """TransformerEncoder's `layers`: one module per copy of the layer; when how many is not
+    a number, a list of unknown length whose `count` copies hold the parameters."""
+    layer = attrs.get("layer")
+    if isinstance(items, list):
+        return Container("ModuleList", [_layer_value(_module_name(x), x) for x in items])
+    c = Container("ModuleList", [])
+    c.unknown = True
+    if isinstance(layer, dict) and isinstance(attrs.get("num_layers"), S.Expr):
+        c.element, c.count = _layer_value(_module_name(layer), layer), attrs["num_layers"]
+    return c
+
+
+def _module_name(spec) -> str:
+    name = spec.get("__module__") if isinstance(spec, dict) else None
+    return name if isinstance(name, str) else "?"
+
+
+def _sub_calls(m, args) -> list:
+    """(ModuleCall, path steps) for each call a modelled layer makes of its submodules, in
+    order (ops.attention.SUBMODULE_CALLS), each with the output shape it gives."""
+    order = SUBMODULE_CALLS.get(m.name)
+    if order is None:
+        return []
+    if isinstance(order[1], dict):  # ("norm_first", {False: ..., True: ...})
+        order = order[1].get(bool(m.attrs.get(order[0])), ())
+    subs = dict(_submodules(m))
+    x = args[0] if args else None
+    out = []
+    for step in order:
+        attr, arg = step if isinstance(step, tuple) else (step, None)
+        if arg is not None:
+            x = args[arg] if arg < len(args) else None
+        child = subs.get(attr)
+        if isinstance(child, Container):
+            for i, item in enumerate(child.items):
+                call = _layer_call(item, x)
+                out.append((call, (("attr", attr), ("item", i))))
+                x = call.result
+        elif child is not None:
+            call = _layer_call(child, x)
+            out.append((call, (("attr", attr),)))
+            x = call.result
+    return out
+
+
+def _layer_call(module, x) -> ModuleCall:
+    """A submodule's call on x: a layer of its own gives the output of its last call; a
+    Linear changes the last dim to out_features; the others keep the shape."""
+    call = ModuleCall(module, [x], 0)  # the first input drives every shape here
+    if not isinstance(x, TensorValue) or x.shape is None:
+        return call
+    if module.name in SUBMODULE_CALLS:
+        subs = _sub_calls(module, call.args)
+        call.result = subs[-1][0].result if subs else x
+    elif "out_features" in module.attrs:
+        call.result = TensorValue(tuple(x.shape[:-1]) + (module.attrs["out_features"],), x.dtype)
+    else:
+        call.result = x
+    return call
 
 
 def _tree(root, name) -> tuple[dict, dict, bool]:
@@ -545,6 +641,9 @@ class _Flattener:
                         sub, start = path + (("item", i),), i + 1
                         break
             self.call(child, sub)
+        if isinstance(m, NNModule):
+            for child, steps in _sub_calls(m, rec.args):
+                self.call(child, None if path is None else path + steps)
         body = rec.body
         if body is not None:
             self.entry(body, (body.__dict__.get("owner", m), path))
@@ -734,9 +833,18 @@ class _Params:
         seen.add(ident)
         out: list = []
         if isinstance(m, NNModule):
-            out.extend((TensorValue(t.shape, m.dtype or t.dtype), False) for t in _layer_tensors(m.attrs))
-            return out
-        if isinstance(m, Container):
+            if m.name not in SUBMODULES:
+                out.extend((TensorValue(t.shape, m.dtype or t.dtype), False) for t in _layer_tensors(m.attrs))
+                return out
+            # Its own tensors; those of the modules inside it come below, as theirs.
+            out.extend((TensorValue(t.shape, m.dtype or t.dtype), False) for t in m.attrs.values()
+                       if isinstance(t, TensorValue))
+        elif isinstance(m, Container):
+            count = getattr(m, "count", None)
+            if count is not None:  # `count` copies of one layer (a symbolic num_layers)
+                return [None if item is None else (TensorValue((count,) + tuple(item[0].shape), item[0].dtype),
+                                                   item[1]) if item[0].shape is not None else None
+                        for item in self._collect(m.element, path + (("item", 0),), scope, seen, depth + 1)]
             if getattr(m, "unknown", False) or any(x is UNKNOWN for x in m.items):
                 return [None]
             out.extend((x, False) for x in m.items if isinstance(x, TensorValue))  # a ParameterList's

@@ -147,14 +147,7 @@ def _runnable(path: Path, tmp_path: Path):
     return str(path), text
 
 
-# Known gaps, each failing until fixed (strict): the parameters and inner modules of
-# torch's composite layers that the engine models as one layer.
-KNOWN = {"transformer_lm.py": "nn.TransformerEncoder is modelled as one layer: its inner modules "
-                              "and their parameters are not in the summary"}
-
-
-@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(reason=KNOWN[p.name], strict=True))
-                                  if p.name in KNOWN else p for p in SAMPLES], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
 def test_summary_matches_torchinfo(path, tmp_path):
     run, text = _runnable(path, tmp_path)
     problems, compared = compare_file(run, text)
@@ -171,3 +164,66 @@ def test_summary_matches_torchinfo_on_corpus(name):
     assert not problems, "\n".join(problems)
     if compared == 0:
         pytest.skip("no model of this file is called with a concrete input")
+
+
+# Models the samples do not cover, each run under torch and summarized by torchinfo.
+MODELS = {
+    # torch's composite layers: the modules inside them, in the order their forward calls them.
+    "encoder_prenorm_gelu_norm": """
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        layer = nn.TransformerEncoderLayer(16, 2, 32, norm_first=True, activation=nn.GELU(), batch_first=True)
+        self.enc = nn.TransformerEncoder(layer, 2, norm=nn.LayerNorm(16))
+        self.head = nn.Linear(16, 3)
+
+    def forward(self, x):
+        return self.head(self.enc(x))
+
+x = M()(torch.randn(2, 5, 16))
+""",
+    "decoder_no_bias": """
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.dec = nn.TransformerDecoder(nn.TransformerDecoderLayer(16, 4, 24, bias=False), 2)
+
+    def forward(self, tgt, memory):
+        return self.dec(tgt, memory)
+
+y = M()(torch.randn(5, 2, 16), torch.randn(7, 2, 16))
+""",
+    "transformer": """
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.t = nn.Transformer(16, 2, 1, 2, 32)
+        self.attn = nn.MultiheadAttention(16, 2, kdim=8, vdim=8, add_bias_kv=True)
+
+    def forward(self, src, tgt, kv):
+        out, _ = self.attn(self.t(src, tgt), kv, kv)
+        return out
+
+y = M()(torch.randn(7, 2, 16), torch.randn(5, 2, 16), torch.randn(3, 2, 8))
+""",
+    "decoder_layer_prenorm": """
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layer = nn.TransformerDecoderLayer(8, 2, 12, norm_first=True, activation=nn.ReLU())
+
+    def forward(self, tgt, memory):
+        return self.layer(tgt, memory)
+
+y = M()(torch.randn(3, 8), torch.randn(4, 8))
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_summary_matches_torchinfo_on_models(name, tmp_path):
+    path = tmp_path / f"{name}.py"
+    path.write_text("import torch\nimport torch.nn as nn\n" + MODELS[name])
+    problems, compared = compare_file(str(path), path.read_text())
+    assert not problems, "\n".join(problems)
+    assert compared == 1

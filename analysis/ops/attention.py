@@ -5,6 +5,8 @@ from __future__ import annotations
 from .. import shapes as S
 from ..shapes import UNKNOWN
 from .elementwise import broadcast_shapes
+from .linalg import Linear
+from .normalization import LayerNorm
 from .spec import (DTYPE_MISMATCH, ILLEGAL_VALUE, SHAPE_MISMATCH, TensorValue, Unknowable, is_tensor,
                    module, op)
 
@@ -195,22 +197,23 @@ def _linear(ctx, x, in_f, out_f):
     return tuple(x[:-1]) + (out_f,)
 
 
-def _layer_ctor(ctx, d_model, nhead, dim_feedforward, dropout, batch_first, norm_first, bias, dtype, decoder):
+def _layer_ctor(ctx, d_model, nhead, dim_feedforward, dropout, batch_first, norm_first, bias, dtype, decoder,
+                activation="relu", eps=1e-05):
     attn = MultiheadAttention.spec.fn(ctx, d_model, nhead, dropout, bias, batch_first=batch_first, dtype=dtype)
-    dt = str(dtype) if dtype is not None else "float32"
     m = {"d_model": d_model, "nhead": nhead, "dim_feedforward": dim_feedforward, "batch_first": batch_first,
          "norm_first": norm_first, "self_attn": attn,
-         "linear1": {"in_features": d_model, "out_features": dim_feedforward,
-                     "weight": TensorValue((dim_feedforward, d_model), dt)},
-         "linear2": {"in_features": dim_feedforward, "out_features": d_model,
-                     "weight": TensorValue((d_model, dim_feedforward), dt)},
-         "norm1": {"normalized_shape": (d_model,), "weight": TensorValue((d_model,), dt)},
-         "norm2": {"normalized_shape": (d_model,), "weight": TensorValue((d_model,), dt)},
-         "decoder": decoder}
+         "linear1": Linear.spec.fn(ctx, d_model, dim_feedforward, bias, dtype=dtype),
+         "linear2": Linear.spec.fn(ctx, dim_feedforward, d_model, bias, dtype=dtype),
+         "norm1": LayerNorm.spec.fn(ctx, d_model, eps, True, bias, dtype=dtype),
+         "norm2": LayerNorm.spec.fn(ctx, d_model, eps, True, bias, dtype=dtype),
+         "decoder": decoder,
+         "__module__": "torch.nn.TransformerDecoderLayer" if decoder else "torch.nn.TransformerEncoderLayer"}
     if decoder:
         m["multihead_attn"] = MultiheadAttention.spec.fn(ctx, d_model, nhead, dropout, bias,
                                                          batch_first=batch_first, dtype=dtype)
-        m["norm3"] = {"normalized_shape": (d_model,), "weight": TensorValue((d_model,), dt)}
+        m["norm3"] = LayerNorm.spec.fn(ctx, d_model, eps, True, bias, dtype=dtype)
+    if isinstance(activation, dict):  # a module (nn.GELU()) is a submodule; a name is a function
+        m["activation"] = activation
     return m
 
 
@@ -249,7 +252,8 @@ def decoder_layer_forward(ctx, m, tgt, memory, tgt_mask=None, memory_mask=None, 
 def TransformerEncoderLayer(ctx, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu",
                             layer_norm_eps=1e-05, batch_first=False, norm_first=False, bias=True, device=None,
                             dtype=None):
-    return _layer_ctor(ctx, d_model, nhead, dim_feedforward, dropout, batch_first, norm_first, bias, dtype, False)
+    return _layer_ctor(ctx, d_model, nhead, dim_feedforward, dropout, batch_first, norm_first, bias, dtype, False,
+                       activation, layer_norm_eps)
 
 
 @TransformerEncoderLayer.forward
@@ -261,7 +265,8 @@ def _enc_layer_fwd(ctx, m, src, src_mask=None, src_key_padding_mask=None, is_cau
 def TransformerDecoderLayer(ctx, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu",
                             layer_norm_eps=1e-05, batch_first=False, norm_first=False, bias=True, device=None,
                             dtype=None):
-    return _layer_ctor(ctx, d_model, nhead, dim_feedforward, dropout, batch_first, norm_first, bias, dtype, True)
+    return _layer_ctor(ctx, d_model, nhead, dim_feedforward, dropout, batch_first, norm_first, bias, dtype, True,
+                       activation, layer_norm_eps)
 
 
 @TransformerDecoderLayer.forward
@@ -277,11 +282,16 @@ def _layer_dict(layer):
     return layer
 
 
-@module("torch.nn.TransformerEncoder")
-def TransformerEncoder(ctx, encoder_layer, num_layers, norm=None, enable_nested_tensor=True, mask_check=True):
-    layer = encoder_layer if isinstance(encoder_layer, dict) else None
+def _stack(layer, num_layers, norm):
+    """TransformerEncoder / TransformerDecoder: `num_layers` copies of the layer (torch deep-copies
+    it: the layer passed in is not one of them), then the norm."""
     return {"layer": layer, "num_layers": num_layers, "norm": norm,
             "layers": [layer] * num_layers if layer is not None and isinstance(num_layers, int) else None}
+
+
+@module("torch.nn.TransformerEncoder")
+def TransformerEncoder(ctx, encoder_layer, num_layers, norm=None, enable_nested_tensor=True, mask_check=True):
+    return _stack(encoder_layer if isinstance(encoder_layer, dict) else None, num_layers, norm)
 
 
 @TransformerEncoder.forward
@@ -292,9 +302,7 @@ def _encoder_fwd(ctx, m, src, mask=None, src_key_padding_mask=None, is_causal=No
 
 @module("torch.nn.TransformerDecoder")
 def TransformerDecoder(ctx, decoder_layer, num_layers, norm=None):
-    layer = decoder_layer if isinstance(decoder_layer, dict) else None
-    return {"layer": layer, "num_layers": num_layers, "norm": norm,
-            "layers": [layer] * num_layers if layer is not None and isinstance(num_layers, int) else None}
+    return _stack(decoder_layer if isinstance(decoder_layer, dict) else None, num_layers, norm)
 
 
 @TransformerDecoder.forward
@@ -311,11 +319,18 @@ def Transformer(ctx, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_lay
                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
     if custom_encoder is not None or custom_decoder is not None:
         raise Unknowable("custom encoder/decoder")
-    enc = _layer_ctor(ctx, d_model, nhead, dim_feedforward, dropout, batch_first, norm_first, bias, dtype, False)
-    dec = _layer_ctor(ctx, d_model, nhead, dim_feedforward, dropout, batch_first, norm_first, bias, dtype, True)
+    enc = _layer_ctor(ctx, d_model, nhead, dim_feedforward, dropout, batch_first, norm_first, bias, dtype, False,
+                      activation, layer_norm_eps)
+    dec = _layer_ctor(ctx, d_model, nhead, dim_feedforward, dropout, batch_first, norm_first, bias, dtype, True,
+                      activation, layer_norm_eps)
     return {"d_model": d_model, "nhead": nhead, "batch_first": batch_first,
-            "encoder": {"layer": enc, "num_layers": num_encoder_layers},
-            "decoder": {"layer": dec, "num_layers": num_decoder_layers}}
+            "encoder": _stack(enc, num_encoder_layers, _final_norm(ctx, d_model, layer_norm_eps, bias, dtype)),
+            "decoder": _stack(dec, num_decoder_layers, _final_norm(ctx, d_model, layer_norm_eps, bias, dtype))}
+
+
+def _final_norm(ctx, d_model, eps, bias, dtype):
+    """The LayerNorm nn.Transformer puts after its encoder and its decoder."""
+    return dict(LayerNorm.spec.fn(ctx, d_model, eps, True, bias, dtype=dtype), __module__="torch.nn.LayerNorm")
 
 
 @Transformer.forward
@@ -333,3 +348,46 @@ def _transformer_fwd(ctx, m, src, tgt, src_mask=None, tgt_mask=None, memory_mask
     memory = encoder_layer_forward(ctx, m["encoder"]["layer"], src, src_mask, src_key_padding_mask)
     return decoder_layer_forward(ctx, m["decoder"]["layer"], tgt, memory, tgt_mask, memory_mask,
                                  tgt_key_padding_mask, memory_key_padding_mask)
+
+
+# ---------------------------------------------------------------------------------------
+# Submodules (the model summary lists them as torch has them: analysis.summary)
+# ---------------------------------------------------------------------------------------
+# The modules torch registers inside these layers, in registration order: (attribute, class
+# name). Their spec dicts are the layer's attributes of those names (none: a module without
+# parameters); a class of None is a module the user passed in (nn.GELU(), a norm), present
+# when given, whose dict names its class ("__module__").
+SUBMODULES = {
+    "torch.nn.MultiheadAttention": (("out_proj", "NonDynamicallyQuantizableLinear"),),
+    "torch.nn.TransformerEncoderLayer": (
+        ("self_attn", "MultiheadAttention"), ("linear1", "Linear"), ("dropout", "Dropout"), ("linear2", "Linear"),
+        ("norm1", "LayerNorm"), ("norm2", "LayerNorm"), ("dropout1", "Dropout"), ("dropout2", "Dropout"),
+        ("activation", None)),
+    "torch.nn.TransformerDecoderLayer": (
+        ("self_attn", "MultiheadAttention"), ("multihead_attn", "MultiheadAttention"), ("linear1", "Linear"),
+        ("dropout", "Dropout"), ("linear2", "Linear"), ("norm1", "LayerNorm"), ("norm2", "LayerNorm"),
+        ("norm3", "LayerNorm"), ("dropout1", "Dropout"), ("dropout2", "Dropout"), ("dropout3", "Dropout"),
+        ("activation", None)),
+    "torch.nn.TransformerEncoder": (("layers", "ModuleList"), ("norm", None)),
+    "torch.nn.TransformerDecoder": (("layers", "ModuleList"), ("norm", None)),
+    "torch.nn.Transformer": (("encoder", "TransformerEncoder"), ("decoder", "TransformerDecoder")),
+}
+
+# The order forward calls them. Each call takes the previous call's output (its shape: the
+# same, or a Linear's out_features last), or with an int, that positional input of the layer;
+# "layers" calls each layer in turn; a submodule the layer does not have is skipped. A dict
+# picks the order by an attribute of the layer (norm_first: pre-norm).
+SUBMODULE_CALLS = {
+    "torch.nn.TransformerEncoderLayer": ("norm_first", {
+        False: ("self_attn", "dropout1", "norm1", "linear1", "activation", "dropout", "linear2", "dropout2", "norm2"),
+        True: ("norm1", "self_attn", "dropout1", "norm2", "linear1", "activation", "dropout", "linear2",
+               "dropout2")}),
+    "torch.nn.TransformerDecoderLayer": ("norm_first", {
+        False: ("self_attn", "dropout1", "norm1", "multihead_attn", "dropout2", "norm2", "linear1", "activation",
+                "dropout", "linear2", "dropout3", "norm3"),
+        True: ("norm1", "self_attn", "dropout1", "norm2", "multihead_attn", "dropout2", "norm3", "linear1",
+               "activation", "dropout", "linear2", "dropout3")}),
+    "torch.nn.TransformerEncoder": ("layers", "norm"),
+    "torch.nn.TransformerDecoder": ("layers", "norm"),
+    "torch.nn.Transformer": (("encoder", 0), ("decoder", 1)),
+}
