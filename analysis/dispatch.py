@@ -17,7 +17,7 @@ from .values import (BoundRef, Container, DictVal, FunctionVal, Instance, ListVa
 from . import pybuiltins
 from . import layout
 from .limits import format_too_big, replace_too_big
-from .values import too_many
+from .values import alike, too_many
 from . import datasources, generic
 from .constant_values import fold, item
 
@@ -589,6 +589,21 @@ def _is_int(v):
     return isinstance(v, (int, S.Expr))
 
 
+def _repeat_unknown_times(engine, op, a, b):
+    """`[x] * n` with n not a known number: a list of unknown length of items like x."""
+    if op != "*":
+        return None
+    seq, n = (a, b) if isinstance(a, ListVal) else (b, a)
+    if not isinstance(seq, ListVal) or getattr(seq, "unknown", False) or not seq.items:
+        return None
+    if isinstance(n, int) and not isinstance(n, S.Expr):
+        return None
+    if not (n is UNKNOWN or isinstance(n, S.Expr)):
+        return None
+    element = engine.element_of(seq)
+    return None if element is UNKNOWN else engine.new_obj(alike(element, seq.kind))
+
+
 def binary_op(engine, op, a, b, site, inplace=False):
     if is_tensor(a) or is_tensor(b):
         # A Python number of unknown value (`head_dim ** -0.5`) scales a tensor without
@@ -611,6 +626,9 @@ def binary_op(engine, op, a, b, site, inplace=False):
             if spec is not None:
                 return run_op(engine, spec, [b, a], {}, site)
         return UNKNOWN
+    repeated = _repeat_unknown_times(engine, op, a, b)
+    if repeated is not None:
+        return repeated
     if a is UNKNOWN or b is UNKNOWN:
         return UNKNOWN
     if isinstance(a, Container) and op == "+" and a.kind != "ModuleDict":

@@ -154,20 +154,36 @@ class ExpressionsMixin:
             if not ok:  # too many items, or a key we cannot hash: not an empty dict, Unknown
                 d.unknown = True
             return self.new_obj(d)
+        kind = "list" if node.kind != "set" else "set"
         if not ok:
-            return UNKNOWN
-        return self.new_obj(ListVal(results, "list" if node.kind != "set" else "set"))
+            element = results[-1] if results and results[-1] is not _TOO_MANY else None
+            if element is None or element is UNKNOWN:
+                return UNKNOWN
+            # A comprehension over an unknown count (`[Block(dim) for _ in range(depth)]`):
+            # items that all look like the one evaluated, how many is not known.
+            out = ListVal([], kind)
+            out.unknown, out.element = True, element
+            return self.new_obj(out)
+        return self.new_obj(ListVal(results, kind))
 
     def _comp_loop(self, frame, node, gens, env, results) -> bool:
         if not gens:
             results.append(self.eval(frame, node.elt, env))
-            return not values.too_many(len(results))  # nested loops multiply (limits.py)
+            if values.too_many(len(results)):  # nested loops multiply (limits.py)
+                results.append(_TOO_MANY)
+                return False
+            return True
         target, it, ifs = gens[0]
-        items = self.iterate(frame, self.eval(frame, it, env))
+        iterable = self.eval(frame, it, env)
+        items = self.iterate(frame, iterable)
         if items is None or len(items) > MAX_UNROLL:
-            # Unknown length: evaluate once for the facts, result Unknown.
-            self.assign(frame, target, self.element_of(UNKNOWN), env, None)
-            self.eval(frame, node.elt, env)
+            # Unknown length: evaluate once for the facts and for what an item looks like.
+            self.assign(frame, target, self.element_of(iterable if items is None else UNKNOWN), env, None)
+            if node.kind == "dict" or len(gens) > 1:
+                self.eval(frame, node.elt, env)
+                results.append(_TOO_MANY)
+            else:
+                results.append(self.eval(frame, node.elt, env))
             return False
         for item in items:
             self.assign(frame, target, item, env, None)
@@ -178,6 +194,7 @@ class ExpressionsMixin:
                     keep = False
                     break
                 if truth is not True:
+                    results.append(_TOO_MANY)  # how many items is not known, nor what they are
                     return False
             if keep and not self._comp_loop(frame, node, gens[1:], env, results):
                 return False
@@ -209,6 +226,11 @@ class ExpressionsMixin:
             if a.star == 1:
                 items = self.iterate(frame, v)
                 if items is None:
+                    if _is_sequential(func) and len(node.args) == 1 and getattr(v, "element", None) is not None:
+                        # nn.Sequential(*[Block(dim) for _ in range(depth)]): depth alike blocks
+                        seq = Container("Sequential", [], [])
+                        seq.unknown, seq.element = True, v.element
+                        return self.new_obj(seq)
                     return UNKNOWN
                 args.extend(items)
             elif a.star == 2:
@@ -603,3 +625,10 @@ def _sequence(items, kind):
         v.unknown = True
         return v
     return ListVal(items, kind)
+
+
+_TOO_MANY = object()  # marks a comprehension result list that stopped early
+
+
+def _is_sequential(func) -> bool:
+    return isinstance(func, Ref) and func.name == "torch.nn.Sequential"

@@ -66,9 +66,11 @@ class RankProbe(TensorValue):
     """An input tensor of unknown rank whose uses are being recorded (first run)."""
 
     probe: tuple = ()  # (qualified name of the def, parameter name)
-    # A tensor computed from the input by ops that keep its rank (Linear, chunk): its uses
-    # still tell the input's rank, but not its dims.
+    # A tensor computed from the input by ops whose output rank follows the input's (Linear
+    # and chunk keep it, Embedding adds one, sum(dim) drops one): its uses still tell the
+    # input's rank, shifted by `offset` (this value's rank minus the input's), not its dims.
     derived: bool = False
+    offset: int = 0
 
 
 def is_probe(v) -> bool:
@@ -79,23 +81,31 @@ def is_probe(v) -> bool:
 def record(frame, probe: RankProbe, kind: str, data) -> None:
     """Note a use of the probe in the entry of the frame that made it."""
     if probe.derived:  # only the rank carries over to the input
+        shift = probe.offset
         if kind == "unpack":
-            kind, data = "ranks", (frozenset({len(data)}), {})
+            kind, data = "ranks", (frozenset({len(data) - shift} - _NEGATIVE), {})
         elif kind == "ranks":
-            data = (data[0], {})
+            admitted = data[0]
+            if admitted is not None:
+                admitted = frozenset(r - shift for r in admitted if r - shift >= 0)
+            data = (admitted, {})
     uses = frame.entry.__dict__.setdefault("probe_uses", {})
     uses.setdefault(probe.probe, []).append((kind, data))
 
 
+_NEGATIVE = frozenset(range(-MAX_RANK - 2, 0))
+
+
 def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
-    """(admitted ranks or None, {rank: {dim index: value the op requires}}, preserving) for
-    the op on fresh dims of each rank: a rank is admitted unless the op fails for every value
-    of the dims (None: it fails for none, or cannot run with what else it was given), and
+    """(admitted ranks or None, {rank: {dim index: value the op requires}}, preserving, kept)
+    for the op on fresh dims of each rank: a rank is admitted unless the op fails for every
+    value of the dims (None: it fails for none, or cannot run with what else it was given);
     `preserving` says the output has the input's shape at every admitted rank (LayerNorm,
-    GELU, Dropout: the output is the same probe, so later uses still tell about the input)."""
+    GELU, Dropout: the output is the same probe, so later uses still tell about the input),
+    `kept` how the output's rank follows the input's (_rank_kind)."""
     admitted, pins = set(), {}
-    informative, preserving = False, True
-    keeps_rank = set()  # how the output keeps the rank at every admitted rank
+    informative = False
+    same_shape, kinds = {}, {}  # per admitted rank
     for rank in range(0, MAX_RANK + 1):
         names = [f"_rank{rank}_{i}" for i in range(rank)]
         trial = TensorValue(tuple(S.sym(n) for n in names))
@@ -116,36 +126,65 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
             return None, {}, False, None
         admitted.add(rank)
         pins[rank] = _pinned(required, names)
-        preserving = preserving and isinstance(out, TensorValue) and out.shape == trial.shape
-        keeps_rank.add(_rank_kind(out, rank))
-    if not admitted:
-        preserving = False
+        same_shape[rank] = isinstance(out, TensorValue) and out.shape == trial.shape
+        kinds[rank] = _rank_kind(out, rank)
     if informative and len(admitted) == 2 and max(admitted) - min(admitted) == 1 and _has_unbatched_form(spec.name):
         admitted = {max(admitted)}  # the batched form (N, C, ...) of a conv, pool or pad
-    kept = keeps_rank.pop() if len(keeps_rank) == 1 else None
+    low = _uniform_from(admitted, kinds)
+    if low is not None and low > min(admitted):
+        # `pos_emb + x` with a rank-2 pos_emb: x's rank carries over when x has rank >= 2,
+        # the form model code means; the probe then also records that x has such a rank.
+        admitted = {r for r in admitted if r >= low}
+        informative = True
+    kept = kinds[min(admitted)] if low is not None else None
+    preserving = bool(admitted) and all(same_shape[r] for r in admitted)
     return frozenset(admitted) if informative else None, pins, preserving, kept
 
 
+# The lowest rank from which a broadcasting op may be read as keeping the probe's rank.
+_BROADCAST_FLOOR = 2
+
+
+def _uniform_from(admitted, kinds):
+    """The lowest admitted rank from which the output's rank follows the input's the same
+    way up to the highest, when that rank is at most _BROADCAST_FLOOR (else None)."""
+    if not admitted:
+        return None
+    ranks = sorted(admitted)
+    top = kinds[ranks[-1]]
+    if top is None:
+        return None
+    low = ranks[-1]
+    for r in reversed(ranks):
+        if kinds[r] != top:
+            break
+        low = r
+    return low if low == ranks[0] or low <= _BROADCAST_FLOOR else None
+
+
 def _rank_kind(out, rank):
-    """"tensor" when the op's output has the input's rank, ("tuple", n) for n such tensors
-    (chunk, split into a fixed count), None otherwise."""
+    """("tensor", c) when the op's output has the input's rank plus c (Linear: 0, Embedding:
+    1, sum over a dim: -1), ("tuple", n, c) for n such tensors (chunk, split into a fixed
+    count), None otherwise. Across admitted ranks, one kind means the output's rank follows
+    the input's."""
     if isinstance(out, TensorValue):
-        return "tensor" if out.shape is not None and len(out.shape) == rank else None
+        return ("tensor", len(out.shape) - rank) if out.shape is not None else None
     if isinstance(out, (tuple, list)) and out and all(
-            isinstance(t, TensorValue) and t.shape is not None and len(t.shape) == rank for t in out):
-        return ("tuple", len(out))
+            isinstance(t, TensorValue) and t.shape is not None for t in out):
+        shifts = {len(t.shape) - rank for t in out}
+        return ("tuple", len(out), shifts.pop()) if len(shifts) == 1 else None
     return None
 
 
 def derived_from(probe: RankProbe, kept):
-    """The value an op keeping the probe's rank gives in a probing run."""
-    d = RankProbe(None, probe=probe.probe, derived=True)
-    if kept == "tensor":
+    """The value an op whose output rank follows the probe's gives in a probing run."""
+    if kept is None:
+        return None
+    d = RankProbe(None, probe=probe.probe, derived=True, offset=probe.offset + kept[-1])
+    if kept[0] == "tensor":
         return d
-    if isinstance(kept, tuple):
-        from .values import ListVal
-        return ListVal([d] * kept[1], "tuple")
-    return None
+    from .values import ListVal
+    return ListVal([d] * kept[1], "tuple")
 
 
 # Ops taking an input with or without a leading batch dim, (C, L) or (N, C, L): two

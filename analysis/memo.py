@@ -209,11 +209,16 @@ class MemoMixin:
                 self._collect.pop()
             result = self._join_all(frame.returns) if frame.returns else None
             entry.result = result
+            entry.preconditions = _preconditions(frame.assumptions, bound)
             if frame.pure and fn.closure is None:
                 self._store(entry)
             else:
                 self._merge_into_caller(entry)
         self._last_call_entry = entry  # summary: the entry that ran a module's forward (calltrace)
+        if caller is not None and not self.probing:
+            # What the callee needed of its arguments holds after it returns (`H >=
+            # patch_size` from a conv inside it): the caller decides with it too.
+            caller.assumptions.extend(getattr(entry, "preconditions", ()))
         self.surface_library_errors(fn.path, entry, site)
         if caller is not None and entry.key in self.memo and not self._probe_top():
             caller.entry.deps.append(Dep(fn, tuple(args), tuple(kwargs.items()), call_key, value_key(result),
@@ -371,3 +376,37 @@ def _library_errors(program, entry) -> list:
            if r.severity == "error" and program.is_library(r.unit[0])]
     entry._library_errors = out
     return out
+
+
+def _preconditions(assumptions, bound) -> tuple:
+    """The assumptions of a finished call that are about its arguments' symbols only (a
+    symbol the callee made up for itself may share a name with one of the caller's)."""
+    if not assumptions:
+        return ()
+    syms: set = set()
+    for v in bound.values():
+        _collect_symbols(v, syms, 0)
+    return tuple(a for a in assumptions if isinstance(a[0], S.Cond) and a[0].symbols() <= syms)
+
+
+def _collect_symbols(v, out: set, depth: int) -> None:
+    if depth > 4:
+        return
+    if isinstance(v, S.Expr):
+        out |= v.symbols()
+    elif isinstance(v, TensorValue):
+        for d in v.shape or ():
+            if isinstance(d, S.Expr):
+                out |= d.symbols()
+    elif isinstance(v, (list, tuple)):
+        for x in v[:64]:
+            _collect_symbols(x, out, depth + 1)
+    elif isinstance(v, ListVal):
+        for x in v.items[:64]:
+            _collect_symbols(x, out, depth + 1)
+    elif isinstance(getattr(v, "attrs", None), dict):  # an instance or a modelled layer
+        for x in list(v.attrs.values())[:64]:
+            _collect_symbols(x, out, depth + 1)
+    elif isinstance(getattr(v, "items", None), list):  # a container of modules
+        for x in v.items[:64]:
+            _collect_symbols(x, out, depth + 1)

@@ -101,7 +101,12 @@ def make_container(engine, name, args, kwargs):
             return engine.new_obj(Container(kind, []))
         items = engine.iterate(None, args[0])
         if items is None:
-            return UNKNOWN
+            element = getattr(args[0], "element", None)
+            if element is None or not getattr(args[0], "unknown", False):
+                return UNKNOWN
+            c = Container(kind, [])  # modules that all look alike, how many is not known
+            c.unknown, c.element = True, element
+            return engine.new_obj(c)
         return engine.new_obj(Container(kind, list(items)))
     if kind == "ModuleDict":
         src = args[0] if args else DictVal()

@@ -9,7 +9,7 @@ import math
 from . import shapes as S
 from .shapes import UNKNOWN
 from .limits import MAX_INT_BITS
-from .values import Container, DictVal, ListVal, Ref, is_tensor, too_many, unknown_list
+from .values import Container, DictVal, ListVal, Ref, alike, is_tensor, too_many, unknown_list
 
 MAX_INT_DIGITS = MAX_INT_BITS * 3 // 10  # decimal digits of the largest int kept
 
@@ -105,7 +105,10 @@ def _range(engine, args, kwargs, site):
 def _enumerate(engine, args, kwargs, site):
     items = engine.iterate(None, args[0])
     start = args[1] if len(args) > 1 else kwargs.get("start", 0)
-    if items is None or not isinstance(start, int):
+    if items is None:
+        element = _element(engine, args[0])
+        return UNKNOWN if element is None else alike(ListVal([UNKNOWN, element], "tuple"), "tuple")
+    if not isinstance(start, int):
         return UNKNOWN
     return ListVal([ListVal([i + start, x], "tuple") for i, x in enumerate(items)], "tuple")
 
@@ -113,8 +116,18 @@ def _enumerate(engine, args, kwargs, site):
 def _zip(engine, args, kwargs, site):
     lists = [engine.iterate(None, a) for a in args]
     if any(x is None for x in lists):
-        return UNKNOWN
+        # Over a list of unknown length whose items look alike: so do the tuples.
+        elements = [_element(engine, a) for a in args]
+        if any(e is None for e in elements):
+            return UNKNOWN
+        return alike(ListVal(elements, "tuple"), "tuple")
     return ListVal([ListVal(list(t), "tuple") for t in zip(*lists)], "tuple")
+
+
+def _element(engine, v):
+    """What every item of an iterable looks like, or None when that is not known."""
+    element = engine.element_of(v)
+    return None if element is UNKNOWN else element
 
 
 def _list(engine, args, kwargs, site):
@@ -122,7 +135,8 @@ def _list(engine, args, kwargs, site):
         return engine.new_obj(ListVal([], "list"))
     items = engine.iterate(None, args[0])
     if items is None:
-        return UNKNOWN
+        element = _element(engine, args[0]) if getattr(args[0], "unknown", False) else None
+        return UNKNOWN if element is None else engine.new_obj(alike(element))
     return engine.new_obj(ListVal(items, "list"))
 
 
@@ -431,7 +445,11 @@ def _map(engine, args, kwargs, site):
     fn = args[0]
     lists = [engine.iterate(None, a) for a in args[1:]]
     if any(x is None for x in lists):
-        return UNKNOWN
+        elements = [_element(engine, a) if getattr(a, "unknown", False) else None for a in args[1:]]
+        if any(e is None for e in elements):
+            return UNKNOWN
+        out = engine.call_value(fn, elements, {}, site)
+        return UNKNOWN if out is UNKNOWN else alike(out)
     return ListVal([engine.call_value(fn, list(t), {}, site) for t in zip(*lists)], "list")
 
 

@@ -231,6 +231,14 @@ def unknown_list(kind: str = "list") -> ListVal:
     return v
 
 
+def alike(element, kind: str = "list") -> ListVal:
+    """A list of unknown length whose items all look like `element` (`[Block(dim) for _ in
+    range(depth)]`, `zip` over such lists): iterating it binds the element."""
+    v = ListVal([], kind)
+    v.unknown, v.element = True, element
+    return v
+
+
 def too_big(op: str, a, b) -> bool:
     """Would the binary operation `a <op> b` on plain values build a value past a cap?
     Cheap for everything else (tensors, dims, floats): two type tests."""

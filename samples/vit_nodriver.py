@@ -35,21 +35,21 @@ class Attention(nn.Module):
     def forward(self, x):
         B, N, C = x.shape
         qkv = self.qkv(x).reshape(B, N, 3, self.num_heads, C // self.num_heads).permute(2, 0, 3, 1, 4)
-       #^ Tensor[3, B, num_heads, N, dim//num_heads]
+       #^ Tensor[3, B, num_heads, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim//num_heads]
         q, k, v = qkv.unbind(0)
-       #^ Tensor[B, num_heads, N, dim//num_heads]
+       #^ Tensor[B, num_heads, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim//num_heads]
         attn = (q @ k.transpose(-2, -1)) * self.scale
-       #^ Tensor[B, num_heads, N, N]
+       #^ Tensor[B, num_heads, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2]
         attn = attn.softmax(dim=-1)
-       #^ Tensor[B, num_heads, N, N]
+       #^ Tensor[B, num_heads, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2]
         attn = self.attn_drop(attn)
-       #^ Tensor[B, num_heads, N, N]
+       #^ Tensor[B, num_heads, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2]
         x = (attn @ v).transpose(1, 2).reshape(B, N, C)
-       #^ Tensor[B, N, dim]
+       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim]
         x = self.proj(x)
-       #^ Tensor[B, N, dim]
+       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim]
         x = self.proj_drop(x)
-       #^ Tensor[B, N, dim]
+       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim]
         return x
 
 
@@ -65,15 +65,15 @@ class Mlp(nn.Module):
 
     def forward(self, x):
         x = self.fc1(x)
-       #^ Tensor[B, N, 4*dim]
+       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, 4*embed_dim]
         x = self.act(x)
-       #^ Tensor[B, N, 4*dim]
+       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, 4*embed_dim]
         x = self.drop(x)
-       #^ Tensor[B, N, 4*dim]
+       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, 4*embed_dim]
         x = self.fc2(x)
-       #^ Tensor[B, N, dim]
+       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim]
         x = self.drop(x)
-       #^ Tensor[B, N, dim]
+       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim]
         return x
 
 
@@ -87,9 +87,9 @@ class Block(nn.Module):
 
     def forward(self, x):
         x = x + self.attn(self.norm1(x))
-       #^ Tensor[B, N, dim]
+       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim]
         x = x + self.mlp(self.norm2(x))
-       #^ Tensor[B, N, dim]
+       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim]
         return x
 
 
@@ -113,7 +113,7 @@ class VisionTransformer(nn.Module):
         x = torch.cat((cls_tokens, x), dim=1)
        #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim]
         x = x + self.pos_embed
-       #^ Tensor[B, max((H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, (img_size//patch_size)*(img_size//patch_size) + 1), embed_dim]
+       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim]
         for blk in self.blocks:
             x = blk(x)
         x = self.norm(x)

@@ -49,7 +49,11 @@ def _broadcast_dim(ctx, a, b, shapes, axis, pos):
     ctx.require(S.or_(S.eq(a, b), S.eq(a, 1), S.eq(b, 1)), SHAPE_MISMATCH,
                 f"The size of tensor a ({a}) must match the size of tensor b ({b}) "
                 f"at non-singleton dimension {len(max(shapes, key=len)) + axis}")
-    for cond, result in ((S.eq(a, 1), b), (S.eq(b, 1), a), (S.eq(a, b), a)):
+    # A side that is at least 2 is the result either way (the other equals it or is 1);
+    # when both are, they are equal and the shorter one reads better.
+    simpler, other = (a, b) if len(str(a)) <= len(str(b)) else (b, a)
+    for cond, result in ((S.eq(a, 1), b), (S.eq(b, 1), a), (S.eq(a, b), a),
+                         (S.ge(simpler, 2), simpler), (S.ge(other, 2), other)):
         try:
             if ctx.decide(cond):
                 return result

@@ -206,6 +206,10 @@ class OpContext:
         if verdict == "contingent":
             self.warnings.append(Warning_(code, message, str(cond), counterexample, core))
             self.assumed.append(cond)
+        elif verdict == "soft":
+            # On symbols the analysis made up: no warning, but what the op needs of them
+            # holds after it (`H >= kernel_size`), so later lines are exact in them.
+            self.assumed.append(cond)
 
     def fail(self, code: str, message: str, repair: dict | None = None):
         raise ShapeError(code, message, repair)
