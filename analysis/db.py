@@ -66,6 +66,9 @@ class AnalysisHost:
         # (path, unit key) of every unit whose code changed (or that appeared or went away)
         # since the last analysis: what memoized results may depend on (memo._unchanged).
         self.changed_units: set = set()
+        # (path, unit key) -> what the generic run of a def no call reached made in the last
+        # analysis (memo.reused_generic_run)
+        self.generic_runs: dict = {}
         self._revision = 0
         paths = self.settings.library_paths
         self.libraries = LibraryResolver(default_paths() if paths is None else paths,

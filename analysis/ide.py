@@ -69,7 +69,9 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
 
     result = FileAnalysis(path)
     notes = context_notes_by_entry(engine)
-    result.facts = _collect_facts(host, engine, path, units, by_unit, widen, notes)
+    # Facts are placed in file lines when first read (a hover, inlay hints), not here: an
+    # edit that moves lines publishes its diagnostics without re-placing every fact below.
+    result.make_facts = _facts_maker(_collect_facts(host, engine, path, units, by_unit, widen, notes))
 
     for rec in diags.values():
         unit = units.get(rec.unit[1])
@@ -103,7 +105,7 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
         for name, n in entry.unknown_ops.items():
             unknown_ops[name] = unknown_ops.get(name, 0) + n
     result.unknown_ops = unknown_ops
-    result.make_annotations = _annotation_maker(host, path, result.facts, host.settings.annotation_style)
+    result.make_annotations = _annotation_maker(host, path, result, host.settings.annotation_style)
     return result
 
 
@@ -113,23 +115,36 @@ class _FactGroup:
     recomputed when the runs behind it or its span table change, and only re-placed when
     the lines above it move."""
 
-    __slots__ = ("signature", "raw", "shift", "facts")
+    __slots__ = ("signature", "raw", "placed")
 
     def __init__(self, signature, raw: list):
         self.signature = signature
         self.raw = raw  # [(recorded span, (text, shape, origin, is_target, variants, notes))]
-        self.shift = None
-        self.facts: list = []
+        self.placed = (None, [])  # (shift, facts): one attribute, so a reader never mixes two
 
     def at(self, shift: int) -> list:
-        if shift != self.shift:
-            self.facts = [ShapeFact(Span((l1 - 1 + shift, c1), (l2 - 1 + shift, c2)), *rest)
-                          for ((l1, c1), (l2, c2)), rest in self.raw]
-            self.shift = shift
-        return self.facts
+        """Thread-safe: the server reads facts while the next analysis runs."""
+        placed = self.placed
+        if placed[0] != shift:
+            placed = self.placed = (shift, [ShapeFact(Span((l1 - 1 + shift, c1), (l2 - 1 + shift, c2)), *rest)
+                                            for ((l1, c1), (l2, c2)), rest in self.raw])
+        return placed[1]
+
+
+def _facts_maker(placements):
+    """The file's facts from [(group, shift)], sorted, made when first read."""
+    def make() -> list:
+        out: list = []
+        for group, shift in placements:
+            out.extend(group.at(shift))
+        out.sort(key=_fact_order)
+        return out
+
+    return make
 
 
 def _collect_facts(host, engine, path, units, by_unit, widen, notes) -> list:
+    """[(group, shift)]: each def's or module statement's facts and where they are now."""
     cache = host.fact_cache
     lines = host.lines(path)
     used = set()
@@ -147,7 +162,7 @@ def _collect_facts(host, engine, path, units, by_unit, widen, notes) -> list:
                 facts = _unit_facts(engine, path, unit_key, entries, runs[1], runs[2])
                 group = cache[key] = _FactGroup((runs, unit.stamp),
                                                 _placed(facts, unit.spans, lines, unit.shift()))
-            out.extend(group.at(unit.shift()))
+            out.append((group, unit.shift()))
             continue
         # The module: one group per segment (analysis.lower), so an edit re-places the
         # facts of the statements below it instead of recomputing them.
@@ -171,10 +186,9 @@ def _collect_facts(host, engine, path, units, by_unit, widen, notes) -> list:
             if group is None or group.signature != (runs, low.stamp):
                 group = cache[gkey] = _FactGroup((runs, low.stamp),
                                                  _placed(facts, low.spans, lines, seg.offset))
-            out.extend(group.at(seg.offset))
+            out.append((group, seg.offset))
     for key in [k for k in cache if k[0] == path and k not in used]:
         del cache[key]
-    out.sort(key=_fact_order)
     return out
 
 
@@ -430,7 +444,7 @@ def _notes_for(values, notes, render=None) -> tuple:
     assumed = [b for b in batch if b in used]
     if assumed:
         dims = ", ".join(assumed)
-        out.append(f"assuming a batch dim: {dims} (the ops also accept the input without it)")
+        out.append(f"assuming a batch dim: {dims}")
     return tuple(out)
 
 
@@ -523,7 +537,7 @@ def _origin_text(vals) -> str:
     return ""
 
 
-def _annotation_maker(host, path, facts, style):
+def _annotation_maker(host, path, result, style):
     """A function making one "annotate" fix per assignment target whose shape is fully
     known. It keeps only data that no later edit mutates, so it can run on another thread."""
     has_jax = "jaxtyping" in (host.text(path) or "")
@@ -532,7 +546,7 @@ def _annotation_maker(host, path, facts, style):
 
     def make() -> list:
         out = []
-        for f in facts:
+        for f in result.facts:
             if f.origin == CONTRACT_ORIGIN:
                 fix = _contract_fix(f, lines[f.span.start[0]], has_jax, import_line) \
                     if style == "jaxtyping" and f.span.start[0] < len(lines) else None

@@ -59,6 +59,8 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.called_units: set = set()
         self.probing = 0  # > 0 while a generic context's inputs are being probed (generic.py)
         self.probe_base: list = []  # stack depth at the start of each probing run
+        self.probe_record: list | None = None  # the probe entries of a generic run (memo.py)
+        self.generic_runs: dict = {}  # (path, unit key) -> this run's generic runs (memo.py)
 
     # =====================================================================================
     # Entry points
@@ -135,6 +137,12 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         for key, unit in units.items():
             if unit.kind != "function" or key in self.called_units or "<locals>" in key:
                 continue
+            reused = self.reused_generic_run(path, key)  # nothing it ran changed (memo.py)
+            if reused is not None:
+                if reused[0] is not None:
+                    own[key] = reused[0]
+                continue
+            started = self.generic_run_started(collected)
             fn = classes.get(key)
             self_value = None
             if fn is None:
@@ -145,6 +153,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 fn, cls = fn
                 self_value = self._generic_instance(cls)
                 if fn is cls.lookup("__init__"):
+                    self.generic_run_done(started, path, key, collected, None)
                     continue  # building the generic instance already ran it
                 if isinstance(fn, FunctionVal) and _is_static(fn):
                     self_value = None
@@ -157,9 +166,11 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 start = len(collected)
                 self.call_user(fn, args, inputs, generic=True)
                 own[key] = collected[start:]
+                self.generic_run_done(started, path, key, collected, start)
             except Budget:
                 pass
         self._collect.pop()
+        self.keep_generic_runs(path)
         dropped = _reached_by_others(own, path)
         self.roots.extend(e for e in collected if e.id not in dropped)
         self.compute_live()
@@ -201,6 +212,8 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             self.probe_base.pop()
         found = sink + self.roots[mark:]
         del self.roots[mark:]
+        if self.probe_record is not None:
+            self.probe_record.extend(found)  # what the inputs were decided from (memo.py)
         uses = gather_uses(found)
         inputs, first = {}, True
         for n in names:
@@ -234,10 +247,14 @@ def _reached_by_others(own: dict, path: str) -> set:
     made-up values, and the model's own symbolic context stays beside them. Mutual reach
     keeps both."""
     reach = {key: _units_reached(entries, path) for key, entries in own.items()}
+    reached_by: dict = {}  # unit key -> the methods whose generic run reaches it
+    for other, units in reach.items():
+        if "." in other:
+            for unit in units:
+                reached_by.setdefault(unit, []).append(other)
     dropped: set = set()
     for key, entries in own.items():
-        if any(key in units and other != key and "." in other and other not in reach[key]
-               for other, units in reach.items()):
+        if any(other != key and other not in reach[key] for other in reached_by.get(key, ())):
             dropped.update(e.id for e in entries)
     return dropped
 

@@ -138,6 +138,56 @@ class MemoMixin:
             todo.extend(e.children)
 
     # =====================================================================================
+    # Generic runs of defs no call reached (infer.run_uncalled), reused across edits
+    # =====================================================================================
+    def reused_generic_run(self, path, key):
+        """(the entries of its generic call or None,) from the previous analysis when every
+        entry the def's generic run made (its probes, the generic instance, the call) is
+        unchanged: they are marked live again, without binding, probing and validating."""
+        run = self.program.generic_runs.get((path, key))
+        if run is None or not all(self._unchanged(e) for e in run.probes) or \
+                not all(self._unchanged(e) for e in run.entries):
+            return None
+        for e in run.probes:
+            e.last_run = self.run_id  # so the next analysis finds them unchanged too
+        for e in run.entries:
+            self._mark_live(e)
+        notes = self.__dict__.setdefault("generic_notes", {})
+        for kind, added in run.notes.items():
+            notes.setdefault(kind, {}).update(added)
+        self.generic_runs[(path, key)] = run
+        return (run.own,)
+
+    def generic_run_started(self, collected):
+        self.probe_record = []
+        notes = {kind: dict(d) for kind, d in self.__dict__.get("generic_notes", {}).items()}
+        return len(collected), len(self.roots), notes
+
+    def generic_run_done(self, started, path, key, collected, start):
+        """Remember a def's generic run when all it made is memoized (an impure result,
+        merged into the roots, is not remembered)."""
+        before, roots, notes_before = started
+        probes, self.probe_record = self.probe_record or [], None
+        entries = collected[before:]
+        if len(self.roots) != roots or any(self.memo.get(e.key) is not e for e in entries + probes):
+            return
+        added = {}  # the hover's notes this run left on the engine (generic.context_notes)
+        for kind, d in self.__dict__.get("generic_notes", {}).items():
+            old = notes_before.get(kind, {})
+            new = {k: v for k, v in d.items() if old.get(k, _MISSING) is not v}
+            if new:
+                added[kind] = new
+        self.generic_runs[(path, key)] = _GenericRun(entries, probes, None if start is None else collected[start:],
+                                                     added)
+
+    def keep_generic_runs(self, path):
+        self.probe_record = None
+        runs = self.program.generic_runs
+        for k in [k for k in runs if k[0] == path]:
+            del runs[k]
+        runs.update(self.generic_runs)
+
+    # =====================================================================================
     # Calls of user functions
     # =====================================================================================
     def call_user(self, fn: FunctionVal, args: list, kwargs: dict, site=None, generic=False):
@@ -365,6 +415,17 @@ class MemoMixin:
             if isinstance(base, Ref):
                 return Ref(base.name + "." + node.name)
         return None
+
+
+class _GenericRun:
+    """What one def's generic run made: `entries` (added to the roots: the generic
+    instance, the call), `probes` (what its inputs were decided from), `own` (the call's
+    entries, None for an `__init__`), `notes` (generic.context_notes it set)."""
+
+    __slots__ = ("entries", "probes", "own", "notes")
+
+    def __init__(self, entries, probes, own, notes):
+        self.entries, self.probes, self.own, self.notes = entries, probes, own, notes
 
 
 def _library_errors(program, entry) -> list:

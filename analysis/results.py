@@ -67,14 +67,35 @@ class Diagnostic:
     fixes: tuple[Fix, ...] = ()
 
 
+class _Facts:
+    """`FileAnalysis.facts`: given, or made by `make_facts` when first read (the engine
+    places facts in file lines only when a hover or inlay hints need them)."""
+
+    def __set_name__(self, owner, name):
+        self.slot = "_" + name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return None  # the dataclass default: not given
+        facts = obj.__dict__.get(self.slot)
+        if facts is None:
+            maker = obj.__dict__.get("make_facts")
+            facts = obj.__dict__[self.slot] = maker() if maker is not None else []
+        return facts
+
+    def __set__(self, obj, value):
+        obj.__dict__[self.slot] = value
+
+
 @dataclass
 class FileAnalysis:
     path: str
-    facts: list[ShapeFact] = field(default_factory=list)
+    facts: list[ShapeFact] = _Facts()
     diagnostics: list[Diagnostic] = field(default_factory=list)
     annotations: list[Fix] | None = None  # "annotate" code actions, by span (see annotation_fixes)
     unknown_ops: dict[str, int] = field(default_factory=dict)  # unmodelled API -> call count
     make_annotations: Callable[[], list[Fix]] | None = field(default=None, repr=False, compare=False)
+    make_facts: Callable[[], list[ShapeFact]] | None = field(default=None, repr=False, compare=False)
 
     def annotation_fixes(self) -> list[Fix]:
         """The "annotate" code actions. Made on first use, not on every edit: only code
