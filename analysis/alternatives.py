@@ -4,7 +4,7 @@ layer depends on a hyperparameter still has a shape wherever the options agree."
 from __future__ import annotations
 
 from .ops.spec import TensorValue  # noqa: F401 - (documentation: results are joined values)
-from .values import BoundMethod, ClassVal, Container, FunctionVal, Instance, NNModule
+from .values import BoundMethod, ClassVal, Container, FunctionVal, Instance, NNModule, PartialVal, Ref
 
 MAX_OPTIONS = 4
 
@@ -18,7 +18,10 @@ class OneOf:
 
 
 def _callable(v) -> bool:
-    return isinstance(v, (NNModule, Container, FunctionVal, BoundMethod, OneOf)) or \
+    # A Ref is a modelled library name: `Act = nn.SiLU` or `nn.ReLU` by a version check, two
+    # spellings of weight_norm by a try/except import. Calling one that is no callable gives
+    # Unknown, which the join keeps.
+    return isinstance(v, (NNModule, Container, FunctionVal, BoundMethod, OneOf, PartialVal, Ref)) or \
         (isinstance(v, Instance) and v.cls.is_module()) or isinstance(v, ClassVal)
 
 

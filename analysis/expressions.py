@@ -11,7 +11,7 @@ from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, Functi
                      ListVal, ModuleNS, NNModule, PartialVal, Ref, SliceVal, is_tensor, value_key)
 from . import limits, pybuiltins, values
 from .memo import arguments_key
-from . import datasources, generic, intervals, solver
+from . import autograd_function, datasources, generic, intervals, solver
 from .alternatives import OneOf, either
 from .dispatch import (binary_op, call_external, compare_values, external_attr, subscript_value,
                        unary_op)
@@ -379,6 +379,8 @@ class ExpressionsMixin:
             v = obj.lookup(name)
             if isinstance(v, FunctionVal) and "classmethod" in v.decorators:
                 return BoundMethod(v, obj)
+            if v is None and name == "apply" and autograd_function.is_function_class(obj):
+                return autograd_function.apply_of(self, obj)
             return v if v is not None else UNKNOWN
         if isinstance(obj, ModuleNS):
             if obj.env is None:

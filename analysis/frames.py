@@ -137,6 +137,7 @@ class Frame:
         self.pure = True
         self.globals_env = None  # the module env, for module-level functions
         self.is_module = unit.kind == "module"
+        self.import_guard = 0  # > 0 in a try body whose handlers catch ImportError
 
 
 def _copy_env(env):

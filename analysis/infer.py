@@ -104,6 +104,11 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 current = self.exec_stmt(frame, stmt, current)
                 if current is None:
                     break
+                if current is not env:
+                    # A top-level `if`/`try` joins its paths into a new dict; the module's
+                    # globals (read by its functions, returned to importers) are `env`.
+                    env.update(current)
+                    current = env
                 # The interpreter never removes a global, so the names a statement bound
                 # first are the last ones of the same dict (scanning it all is quadratic).
                 names = itertools.islice(reversed(current), len(current) - size) if current is before else current

@@ -60,6 +60,7 @@ class LibraryResolver:
         self.paths = tuple(p for p in paths if not any(_inside(e, p) for e in excluded))
         self._cache: dict = {}
         self._dists: dict = {}  # folder -> {top-level package: requires torch}
+        self._listings: dict = {}  # folder -> the names in it (has_top_level)
 
     def resolve(self, dotted: str) -> str | None:
         if not dotted or dotted in self._cache:
@@ -88,6 +89,20 @@ class LibraryResolver:
         if requires is None:
             requires = self._dists[base] = _torch_dependents(base)
         return requires.get(root, True)
+
+    def has_top_level(self, root: str) -> bool:
+        """Is there a module or package `root` in any form (source, compiled, a folder) on
+        the path? False: `import root` raises ImportError in that environment."""
+        for base in self.paths:
+            names = self._listings.get(base)
+            if names is None:
+                try:
+                    names = self._listings[base] = frozenset(os.listdir(base))
+                except OSError:
+                    names = self._listings[base] = frozenset()
+            if root in names or any(n.startswith(root + ".") for n in names):
+                return True
+        return False
 
     def owns(self, path: str) -> bool:
         """Is this file inside one of the library folders?"""

@@ -3,13 +3,16 @@ classes, imports, asserts, and writes to names, attributes and items. Mixed into
 `infer.Engine`."""
 from __future__ import annotations
 
+import sys
+from contextlib import contextmanager
+
 from . import ir
 from . import shapes as S
 from .ops.spec import TensorValue
 from .shapes import UNKNOWN
 from .values import (ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, ModuleNS,
                      NNModule, Obj, Ref, is_tensor, value_key)
-from . import datasources, generic, pybuiltins, values
+from . import calltrace, datasources, generic, pybuiltins, values
 from .alternatives import OneOf
 from .annotations import shape_from_comment, tensor_from_annotation
 from .frames import (MAX_UNROLL, over_step_limit, _copy_env, _is_module_value,
@@ -78,6 +81,8 @@ class StatementsMixin:
             env[s.name] = self.make_class(frame, s, env)
             return env
         if t is ir.Import:
+            if frame.import_guard and any(self._import_fails(frame, dotted, 0) for dotted, _ in s.names):
+                return None  # raises ImportError: the try's handler runs instead
             for dotted, alias in s.names:
                 if alias:
                     env[alias] = self.import_module(frame, dotted)
@@ -86,6 +91,8 @@ class StatementsMixin:
                     env[top] = self.import_module(frame, top)
             return env
         if t is ir.ImportFrom:
+            if frame.import_guard and s.module and self._import_fails(frame, s.module, s.level):
+                return None  # raises ImportError: the try's handler runs instead
             self.exec_import_from(frame, s, env)
             return env
         if t is ir.Assert:
@@ -98,14 +105,20 @@ class StatementsMixin:
             return self.exec_block(frame, s.body, env)
         if t is ir.Try:
             start = _copy_env(env)
-            out = self.exec_block(frame, s.body, env)
+            guard = any(_catches_import_error(h) for h, _, _ in s.handlers)
+            frame.import_guard += guard
+            try:
+                out = self.exec_block(frame, s.body, env)
+            finally:
+                frame.import_guard -= guard
             if out is not None and s.orelse:
                 out = self.exec_block(frame, s.orelse, out)
             for _type, name, body in s.handlers:
                 henv = _copy_env(start)
                 if name:
                     henv[name] = UNKNOWN
-                out = self.join_env(out, self.exec_block(frame, body, henv))
+                with self._module_scope(frame, henv):
+                    out = self.join_env(out, self.exec_block(frame, body, henv))
             if s.finalbody and out is not None:
                 out = self.exec_block(frame, s.finalbody, out)
             return out
@@ -159,10 +172,39 @@ class StatementsMixin:
             frame.assumptions.append((test, ((frame.path, frame.unit.key), nid)))
         frame.blind += 1
         try:
-            return self.exec_block(frame, body, env)
+            with self._module_scope(frame, env):
+                return self.exec_block(frame, body, env)
         finally:
             frame.blind -= 1
             del frame.assumptions[mark:]
+
+    @contextmanager
+    def _module_scope(self, frame, env):
+        """A path of a module's top level that runs on its own copy of the globals: while
+        it runs, that copy is the module's globals, so a function it defines and calls
+        reads what the path bound before (the paths are joined into the module after)."""
+        if not frame.is_module or frame.closure or env is None:  # a class body: not globals
+            yield
+            return
+        saved = self.module_envs.get(frame.path), frame.globals_env
+        self.module_envs[frame.path] = frame.globals_env = env
+        try:
+            yield
+        finally:
+            self.module_envs[frame.path], frame.globals_env = saved
+
+    def _import_fails(self, frame, module, level) -> bool:
+        """An import no file can satisfy: a relative one with no module there, or an
+        absolute one that neither the workspace nor any folder of the library path has
+        (in any form, compiled too), and that is not a modelled or standard module."""
+        if level > 0:
+            return self.program.resolve_module(frame.path, module, level) is None
+        root = module.split(".")[0]
+        if root in pybuiltins.EXTERNAL_ROOTS or root in _STDLIB or module.startswith(datasources.DATA_PREFIXES):
+            return False
+        if self.program.resolve_module(frame.path, module, 0) is not None:
+            return False
+        return not self.program.libraries.has_top_level(root)
 
     def exec_for(self, frame, s, env):
         iterable = self.eval(frame, s.iter, env)
@@ -483,6 +525,8 @@ class StatementsMixin:
         elif isinstance(obj, NNModule):
             self._mutated(obj)
             obj.attrs[name] = value
+        elif isinstance(obj, TensorValue) and name == "requires_grad":
+            calltrace.requires_grad(self, obj, value)  # which parameters train: the summary's
 
     def set_item(self, frame, obj, index, value):
         if isinstance(obj, ListVal) and isinstance(index, int) and -len(obj.items) <= index < len(obj.items):
@@ -516,6 +560,20 @@ class StatementsMixin:
     def new_obj(self, obj):
         obj.origin = self.stack[-1].entry if self.stack else None
         return obj
+
+
+_IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | frozenset(sys.builtin_module_names)
+
+
+def _catches_import_error(exc_type) -> bool:
+    """Does `except <exc_type>:` catch an ImportError (a bare except does)?"""
+    if exc_type is None:
+        return True
+    if isinstance(exc_type, ir.TupleE):
+        return any(_catches_import_error(e) for e in exc_type.elts)
+    name = exc_type.id if isinstance(exc_type, ir.Name) else exc_type.name if isinstance(exc_type, ir.Attr) else None
+    return name in _IMPORT_ERRORS
 
 
 def _join_items(engine, items):
