@@ -14,7 +14,7 @@ from .ops.spec import (REGISTRY, Dtype, OpContext, ShapeError, TensorValue, Unkn
 from .shapes import UNKNOWN
 from .values import (BoundRef, Container, DictVal, FunctionVal, Instance, ListVal, NNModule, Ref,
                      SliceVal, is_tensor)
-from . import pybuiltins
+from . import calltrace, pybuiltins
 from . import layout
 from .limits import format_too_big, replace_too_big
 from .values import alike, too_many
@@ -251,7 +251,9 @@ def call_external(engine, func, args, kwargs, site):
     if name == "functools.partial" and args:
         from .values import PartialVal
         return PartialVal(args[0], args[1:], kwargs)
-    if name.startswith(("builtins.", "math.", "collections.", "numpy.", "copy.", "functools.")):
+    if pybuiltins.is_torch_helper(name):
+        return pybuiltins.call_torch_helper(engine, name, args, kwargs, site)
+    if name.startswith(("builtins.", "math.", "collections.", "numpy.", "copy.", "functools.", "operator.")):
         if name == "builtins.super":
             return _super(engine, site)
         if name == "builtins.__dataclass_init__" and len(args) >= 2:
@@ -385,6 +387,8 @@ def _call_bound(engine, func: BoundRef, args, kwargs, site):
             return _tolist(obj.shape)
         if name == "item" and not args:
             return item(obj)
+        if name == "requires_grad_":  # which parameters train: the summary's
+            calltrace.requires_grad(engine, obj, calltrace.requires_grad_arg(args, kwargs))
         spec = REGISTRY.get("Tensor." + name)
         if spec is not None and spec.kind == "function":
             return run_op(engine, spec, [obj] + list(args), kwargs, site)
@@ -666,13 +670,14 @@ def binary_op(engine, op, a, b, site, inplace=False):
             q = S.floordiv(a, b)
             if S.mul(q, b) == a:
                 return _FloatDim(q)
+            return _quotient(a, b)
         return UNKNOWN
     scaled = _scaled_op(op, a, b)
     if scaled is not None:
         return scaled
-    if isinstance(a, _FloatDim) and a.scale == 1:
+    if isinstance(a, _FloatDim) and a.scale == 1 and a.den == 1:
         a = a.dim
-    if isinstance(b, _FloatDim) and b.scale == 1:
+    if isinstance(b, _FloatDim) and b.scale == 1 and b.den == 1:
         b = b.dim
     if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, S.Expr) and not isinstance(b, S.Expr):
         try:
@@ -725,22 +730,40 @@ class _FloatDim:
     divides exactly, `dim * 4.0`, `planes * (base_width / 64.0)`). `int()` of it floors:
     `int(dim * 2.5)` is `(5*dim)//2`, exact for dims >= 0."""
 
-    def __init__(self, dim, scale: Fraction = Fraction(1)):
+    def __init__(self, dim, scale: Fraction = Fraction(1), den=1):
         self.dim = dim
         self.scale = scale
+        self.den = den  # a dim divisor (`n / m`, both symbols): the value is dim * scale / den
 
     def floor(self):
-        if self.scale == 1:
+        if self.scale == 1 and self.den == 1:
             return self.dim
         if self.scale < 0:
             return UNKNOWN
-        return S.floordiv(S.mul(self.dim, self.scale.numerator), self.scale.denominator)
+        return S.floordiv(S.mul(self.dim, self.scale.numerator), S.mul(self.den, self.scale.denominator))
+
+    def ceil(self):
+        """math.ceil of it: -(-a // b) is exact for any sign of the divisor."""
+        if self.scale < 0:
+            return UNKNOWN
+        return S.cdiv(S.mul(self.dim, self.scale.numerator), S.mul(self.den, self.scale.denominator))
+
+    def structural_key(self, key):
+        return ("floatdim", key(self.dim), self.scale, key(self.den))
+
+
+def _quotient(a, b):
+    """`a / b` of dims that need not divide: a float whose floor and ceiling are dims
+    (`math.ceil(n / m)` is `-(-n // m)`)."""
+    if isinstance(b, int) and not isinstance(b, S.Expr):
+        return _FloatDim(a, Fraction(1, b)) if b != 0 else UNKNOWN
+    return _FloatDim(a, Fraction(1), b)
 
 
 def _as_scaled(v):
     """(dim, scale) for a dim, a float made from one, or a plain float; None otherwise."""
     if isinstance(v, _FloatDim):
-        return v.dim, v.scale
+        return (v.dim, v.scale) if v.den == 1 else None
     if _is_int(v):
         return v, Fraction(1)
     if isinstance(v, float) and math.isfinite(v):

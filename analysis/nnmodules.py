@@ -2,7 +2,7 @@
 ModuleDict), and the nn.Module methods user classes inherit."""
 from __future__ import annotations
 
-from . import ir
+from . import calltrace, ir
 from .dispatch import from_spec, run_op, to_spec
 from .ops.spec import REGISTRY, Dtype
 from .shapes import UNKNOWN
@@ -186,6 +186,8 @@ def container_method(engine, c, name, args, kwargs, site):
         return c
     if name in ("parameters", "buffers"):
         return ListVal(parameters(c), "list")
+    if name == "requires_grad_":
+        calltrace.requires_grad(engine, c, calltrace.requires_grad_arg(args, kwargs))
     if name in ("to", "cuda", "cpu", "requires_grad_"):
         return c
     if name == "forward":
@@ -219,6 +221,8 @@ def module_method(engine, obj, name, args, kwargs, site):
         return ListVal(parameters(obj), "list")
     if name == "named_parameters":
         return ListVal([ListVal([k, t], "tuple") for k, t in named_parameters(obj)], "list")
+    if name == "requires_grad_":  # which parameters train: the summary's
+        calltrace.requires_grad(engine, obj, calltrace.requires_grad_arg(args, kwargs))
     if name in ("cuda", "cpu", "requires_grad_", "apply", "type", "share_memory", "zero_grad"):
         return obj
     if name == "forward" and isinstance(obj, NNModule):
@@ -230,6 +234,9 @@ def module_method(engine, obj, name, args, kwargs, site):
         inner = obj.attrs.get("__container__") if isinstance(obj, Instance) else None
         if isinstance(inner, Container):
             return call_module(engine, inner, args, kwargs, site)
+        layer = _current_layer(obj)
+        if layer is not None:
+            return call_module(engine, layer, args, kwargs, site)
         return UNKNOWN
     if isinstance(obj, Instance):
         if name == "register_buffer" and len(args) >= 2 and isinstance(args[0], str):
@@ -246,6 +253,19 @@ def module_method(engine, obj, name, args, kwargs, site):
             # class Block(nn.ModuleDict / nn.Sequential): the container's own methods.
             return container_method(engine, inner, name, args, kwargs, site)
     return UNKNOWN
+
+
+def _current_layer(inst):
+    """The torch layer a subclass of it (class MyConv(nn.Conv1d)) is, for `super().forward(x)`:
+    the layer its `super().__init__` built, with the attributes the subclass has now (it may
+    have set `self.padding` since)."""
+    layer = inst.attrs.get("__layer__") if isinstance(inst, Instance) else None
+    if not isinstance(layer, NNModule):
+        return None
+    attrs = {k: to_spec(inst.attrs[k]) if k in inst.attrs else v for k, v in layer.attrs.items()}
+    view = NNModule(layer.name, attrs, layer.site, layer.arg_sites, layer.site_digest)
+    view.set_flags(training=inst.training, dtype=layer.dtype)
+    return view
 
 
 def _super_init(engine, inst, args, kwargs):

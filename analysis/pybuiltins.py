@@ -419,6 +419,120 @@ def _math_prod(engine, args, kwargs, site):
     return out
 
 
+def _rounding(to_int, as_float=False):
+    """math.ceil / math.floor (ints) and numpy's ceil / floor (floats of the same value) of a
+    number, or of a float made from dims (`n / m`: its floor and ceiling are dims)."""
+    def f(engine, args, kwargs, site):
+        if len(args) != 1 or kwargs:
+            return UNKNOWN
+        v = args[0]
+        if isinstance(v, (int, float)) and not isinstance(v, (bool, S.Expr)):
+            out = to_int(v)
+            return float(out) if as_float else out
+        if _int_like(v):
+            from .dispatch import _FloatDim
+            return _FloatDim(v) if as_float else v
+        from .dispatch import _FloatDim
+        if isinstance(v, _FloatDim):
+            out = v.floor() if to_int is math.floor else v.ceil()
+            if out is UNKNOWN:
+                return UNKNOWN
+            return _FloatDim(out) if as_float else out
+        return UNKNOWN
+    return f
+
+
+def _numpy_sum(engine, args, kwargs, site):
+    """np.sum of a list of numbers (a tensor's sum is the torch spec's job)."""
+    if len(args) != 1 or kwargs or is_tensor(args[0]):
+        return UNKNOWN
+    items = engine.iterate(None, args[0])
+    if items is None or not all(_int_like(x) or type(x) is float for x in items):
+        return UNKNOWN
+    return _sum(engine, [ListVal(items, "list")], {}, site)
+
+
+def _reduce(engine, args, kwargs, site):
+    """functools.reduce(fn, items[, initial]): fn folded over the items, as Python does."""
+    if kwargs or len(args) not in (2, 3):
+        return UNKNOWN
+    items = engine.iterate(None, args[1])
+    if items is None:
+        return UNKNOWN
+    items = list(items)
+    if len(args) == 3:
+        acc = args[2]
+    elif items:
+        acc = items.pop(0)
+    else:
+        return UNKNOWN  # reduce() of an empty sequence with no initial value raises
+    for x in items:
+        acc = engine.call_value(args[0], [acc, x], {}, site)
+        if acc is UNKNOWN:
+            return UNKNOWN
+    return acc
+
+
+# operator.mul & co.: the same as writing the operator (dims, floats, tensors alike).
+_OPERATORS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%",
+              "pow": "**", "matmul": "@", "and_": "&", "or_": "|", "xor": "^"}
+
+
+def _operator(symbol):
+    def f(engine, args, kwargs, site):
+        if len(args) != 2 or kwargs:
+            return UNKNOWN
+        from .dispatch import binary_op
+        return binary_op(engine, symbol, args[0], args[1], site)
+    return f
+
+
+# torch.nn.modules.utils._single/_pair/_triple/_quadruple (also reached through the layer
+# modules that import them, torch.nn.modules.conv._pair): a tuple of n, from an iterable
+# as it is, else the value repeated; `_ntuple(n)` makes such a function.
+_TORCH_NTUPLES = {"_single": 1, "_pair": 2, "_triple": 3, "_quadruple": 4}
+
+
+def is_torch_helper(name: str) -> bool:
+    if not name.startswith("torch.nn.modules."):
+        return False
+    short = name.rsplit(".", 1)[-1]
+    return short in _TORCH_NTUPLES or short == "_ntuple" or short.startswith("_ntuple:")
+
+
+def call_torch_helper(engine, name, args, kwargs, site):
+    short = name.rsplit(".", 1)[-1]
+    if short == "_ntuple":
+        n = args[0] if len(args) == 1 and not kwargs else kwargs.get("n") if not args else None
+        if type(n) is not int or not 0 < n <= 8:
+            return UNKNOWN
+        return Ref(f"torch.nn.modules.utils._ntuple:{n}")  # the function it makes
+    n = int(short.split(":")[1]) if short.startswith("_ntuple:") else _TORCH_NTUPLES[short]
+    if len(args) != 1 or kwargs:
+        return UNKNOWN
+    return _ntuple_of(engine, n, args[0])
+
+
+def _ntuple_of(engine, n, x):
+    if x is UNKNOWN or is_tensor(x) or isinstance(x, (DictVal, Container, str)):
+        return UNKNOWN  # str and tensors are iterable, but never a layer's sizes
+    if isinstance(x, ListVal):
+        items = engine.iterate(None, x)
+        return UNKNOWN if items is None else ListVal(items, "tuple")
+    if _int_like(x) or isinstance(x, (float, bool)):
+        return ListVal([x] * n, "tuple")
+    return UNKNOWN
+
+
+def _slice(engine, args, kwargs, site):
+    """slice(stop) / slice(start, stop[, step]): the value `a:b:c` in a subscript is."""
+    from .values import SliceVal
+    if kwargs or not 1 <= len(args) <= 3:
+        return UNKNOWN
+    start, stop, step = (None, args[0], None) if len(args) == 1 else (list(args) + [None])[:3]
+    return SliceVal(start, stop, step)
+
+
 def _ordered_dict(engine, args, kwargs, site):
     return _dict(engine, args, kwargs, site)
 
@@ -464,15 +578,19 @@ _TABLE = {
     "builtins.setattr": _setattr, "builtins.divmod": _divmod, "builtins.print": _none,
     "builtins.str": _str, "builtins.map": _map, "builtins.iter": _first_arg,
     "builtins.next": lambda e, a, k, s: (e.iterate(None, a[0]) or [UNKNOWN])[0] if a else UNKNOWN,
-    "builtins.set": lambda e, a, k, s: _set(e, a),
-    "math.sqrt": _math(math.sqrt), "math.ceil": _math(math.ceil), "math.floor": _math(math.floor),
+    "builtins.set": lambda e, a, k, s: _set(e, a), "builtins.slice": _slice,
+    "math.sqrt": _math(math.sqrt), "math.ceil": _rounding(math.ceil), "math.floor": _rounding(math.floor),
     "math.log": _math(math.log), "math.log2": _math(math.log2), "math.exp": _math(math.exp),
     "math.pow": _math(math.pow), "math.prod": _math_prod, "math.gcd": _math(math.gcd),
     "math.isqrt": _math(math.isqrt), "math.cos": _math(math.cos), "math.sin": _math(math.sin),
     "math.log10": _math(math.log10),
     "numpy.prod": _math_prod, "numpy.sqrt": _math(math.sqrt),
+    "numpy.ceil": _rounding(math.ceil, as_float=True), "numpy.floor": _rounding(math.floor, as_float=True),
+    "numpy.log": _math(math.log), "numpy.log2": _math(math.log2), "numpy.exp": _math(math.exp),
+    "numpy.sum": _numpy_sum,
     "collections.OrderedDict": _ordered_dict,
-    "functools.reduce": lambda e, a, k, s: UNKNOWN,
+    "functools.reduce": _reduce,
     "copy.deepcopy": _identity, "copy.copy": _identity,
 }
+_TABLE.update({"operator." + name: _operator(symbol) for name, symbol in _OPERATORS.items()})
 MATH_CONSTANTS = {"math.pi": math.pi, "math.e": math.e, "math.inf": math.inf}

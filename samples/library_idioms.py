@@ -1,0 +1,124 @@
+"""Library idioms around layers (issue 10): torch's own _pair/_ntuple helpers, weight_norm
+wrappers, a subclass of a torch layer calling super().forward, functools.reduce and
+operator.mul over sizes, math/numpy ceil and floor of sizes (also of symbols), slice()
+objects in an index, unbind."""
+import functools
+import math
+import operator
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.nn.modules.utils import _ntuple, _pair, _single, _triple
+from torch.nn.utils import parametrizations, spectral_norm, weight_norm
+
+x = torch.randn(2, 16, 8, 8)
+y = nn.Conv2d(16, 32, 3, (1, 1), _pair(1), (1, 1), groups=2)(x)
+#^ Tensor[2, 32, 8, 8]
+y1 = nn.Conv1d(4, 8, 3, padding=_single(1))(torch.randn(2, 4, 10))
+#^ Tensor[2, 8, 10]
+y3 = nn.Conv3d(4, 8, _triple(3), padding=_triple(1))(torch.randn(2, 4, 6, 6, 6))
+#^ Tensor[2, 8, 6, 6, 6]
+to_2tuple = _ntuple(2)
+p = nn.MaxPool2d(to_2tuple(2))(x)
+#^ Tensor[2, 16, 4, 4]
+
+wn = weight_norm(nn.Conv1d(4, 8, 3))(torch.randn(2, 4, 10))
+#^ Tensor[2, 8, 8]
+pwn = parametrizations.weight_norm(nn.Linear(4, 8))(torch.randn(2, 4))
+#^ Tensor[2, 8]
+sn = spectral_norm(nn.Linear(4, 6))(torch.randn(3, 4))
+#^ Tensor[3, 6]
+
+
+class CausalConv1d(nn.Conv1d):
+    """A torch layer's subclass: its attributes come from the base's __init__ arguments."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, dilation=1):
+        super(CausalConv1d, self).__init__(in_channels=in_channels, out_channels=out_channels,
+                                           kernel_size=kernel_size, dilation=dilation)
+        self.pad_len = (kernel_size - 1) * dilation
+
+    def forward(self, x):
+        x = F.pad(x, (self.pad_len, 0))
+        x = super().forward(x)
+        return x
+
+
+class FunctionalConv1d(nn.Conv1d):
+    def forward(self, x):
+        return F.conv1d(x, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+
+
+class Doubled(nn.Linear):
+    def forward(self, x):
+        return super().forward(x) * 2
+
+
+c = CausalConv1d(4, 8, 3, dilation=2)(torch.randn(2, 4, 32))
+#^ Tensor[2, 8, 32]
+fc = FunctionalConv1d(4, 8, 3, padding=1)(torch.randn(2, 4, 32))
+#^ Tensor[2, 8, 32]
+d = Doubled(4, 8)(torch.randn(5, 4))
+#^ Tensor[5, 8]
+
+shape = (4, 8, 2)
+n = functools.reduce(operator.mul, shape, 1)
+flat = torch.randn(n)
+#^ Tensor[64]
+table = torch.randn(functools.reduce(lambda a, b: a * b, shape), math.prod(shape[:2]), int(np.prod(shape)))
+#^ Tensor[64, 32, 64]
+
+rows = torch.randn(10, 6)
+chunks = rows.chunk(int(np.ceil(rows.shape[0] / 4)), 0)
+first = chunks[0]
+#^ Tensor[4, 6]
+last = chunks[-1]
+#^ Tensor[2, 6]
+grid = torch.zeros(math.ceil(10 / 4), math.floor(10 / 4), int(np.floor(7 / 2)))
+#^ Tensor[3, 2, 3]
+
+
+class Landmarks(nn.Module):
+    """Sizes computed with ceil/floor of a division of symbols stay exact."""
+
+    def __init__(self, dim, num_landmarks=4):
+        super().__init__()
+        self.num_landmarks = num_landmarks
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        b, n, d = x.shape
+        m = self.num_landmarks
+        groups = math.ceil(n / m)
+        whole = math.floor(n / m)
+        scaled = self.proj(x) / groups
+        padded = F.pad(x, (0, 0, 0, groups * m - n))
+        parts = torch.zeros(b, groups, whole)
+        return scaled, padded, parts
+
+
+scaled, padded, parts = Landmarks(3)(torch.randn(2, 10, 3))
+#^ Tensor[2, 10, 3]
+probe = padded
+#^ Tensor[2, 12, 3]
+counts = parts
+#^ Tensor[2, 3, 2]
+
+
+def slice_at_dim(t, dim_slice: slice, *, dim):
+    dim += (t.ndim if dim < 0 else 0)
+    colons = [slice(None)] * t.ndim
+    colons[dim] = dim_slice
+    return t[tuple(colons)]
+
+
+freqs = torch.randn(12, 16)
+recent = slice_at_dim(freqs, slice(-8, None), dim=0)
+#^ Tensor[8, 16]
+cols = freqs[(slice(None), slice(2, 5))]
+#^ Tensor[12, 3]
+pairs = torch.randn(2, 3, 8, 2)
+x1, x2 = pairs.unbind(dim=-1)
+#^ Tensor[2, 3, 8]
