@@ -1,0 +1,185 @@
+"""Notes under a symbolic hover: "with the defaults: ..." and "assuming a batch dim".
+
+The defaults line is checked against real torch: the model built with its defaults and run
+on one input must give, for every noted line, the shape the note claims (input symbols are
+bound from the runtime shape like the symbolic oracle does).
+"""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from shapesense.analysis.db import AnalysisHost
+from shapesense.analysis.ide import CONTRACT_ORIGIN
+
+from .oracle import run_and_record
+from .symbolic_oracle import check_def, dims_of, enclosing_defs
+
+DEFAULTS = "with the defaults: "
+
+# Blocks with defaults, nested the way model code is: Attention's own default for
+# num_heads (8) is not the one the model builds it with (Tiny's 4).
+MODEL = textwrap.dedent('''\
+    import torch
+    import torch.nn as nn
+
+
+    class Attention(nn.Module):
+        def __init__(self, dim, num_heads=8):
+            super().__init__()
+            self.num_heads = num_heads
+            self.qkv = nn.Linear(dim, dim * 3)
+            self.proj = nn.Linear(dim, dim)
+
+        def forward(self, x):
+            B, N, C = x.shape
+            qkv = self.qkv(x).reshape(B, N, 3, self.num_heads, C // self.num_heads).permute(2, 0, 3, 1, 4)
+            q, k, v = qkv.unbind(0)
+            attn = (q @ k.transpose(-2, -1)).softmax(dim=-1)
+            out = (attn @ v).transpose(1, 2).reshape(B, N, C)
+            out = self.proj(out)
+            return out
+
+
+    class Tiny(nn.Module):
+        def __init__(self, in_chans=3, dim=48, patch=4, num_heads=4, num_classes=10):
+            super().__init__()
+            self.embed = nn.Conv2d(in_chans, dim, kernel_size=patch, stride=patch)
+            self.attn = Attention(dim, num_heads=num_heads)
+            self.head = nn.Linear(dim, num_classes)
+
+        def forward(self, x):
+            x = self.embed(x)
+            x = x.flatten(2).transpose(1, 2)
+            x = x + self.attn(x)
+            pooled = x.mean(dim=1)
+            logits = self.head(pooled)
+            return logits
+    ''')
+# What a training script would do with the defaults (appended only for the torch run).
+DRIVER = "Tiny()(torch.randn(2, 3, 16, 12))\n"
+
+
+def _analyze(path, text):
+    host = AnalysisHost()
+    host.set_file(str(path), text)
+    return host.analyze(str(path))
+
+
+def _defaults_shape(fact):
+    notes = [n[len(DEFAULTS):] for n in fact.notes if n.startswith(DEFAULTS)]
+    return notes[0] if notes else None
+
+
+def test_defaults_line_agrees_with_torch_built_with_the_defaults(tmp_path):
+    pytest.importorskip("torch")
+    path = tmp_path / "model.py"
+    path.write_text(MODEL)
+    result = _analyze(path, MODEL)
+    noted = {}
+    for f in result.facts:
+        shape = _defaults_shape(f)
+        if f.is_target and f.text.isidentifier() and shape is not None and shape.startswith("Tensor["):
+            noted[(f.span.start[0], f.text)] = (f, shape)
+    targets: dict = {}
+    for line, name in noted:
+        targets.setdefault(line, set()).add(name)
+    run = tmp_path / "run.py"
+    run.write_text(MODEL + "\n" + DRIVER)
+    seen, error_line = run_and_record(str(run), targets)
+    assert error_line is None
+    defs = enclosing_defs(MODEL)
+    by_def: dict = {}
+    for key, shapes in seen.items():
+        fact, shape = noted[key]
+        assert len(shapes) == 1
+        by_def.setdefault(defs.get(key[0], ""), []).append(
+            (f"line {key[0] + 1} {key[1]} {shape}", dims_of(shape), next(iter(shapes))))
+    problems = [p for group in by_def.values() for p in check_def(group)]
+    assert not problems, "\n".join(problems)
+    # Not vacuous: both defs' lines were noted and checked, Attention's in Tiny's context.
+    assert len(seen) >= 8 and {d.split("@")[0] for d in by_def} == {"forward"} and len(by_def) == 2
+
+
+def test_symbols_with_defaults_are_filled_in_by_context(tmp_path):
+    path = tmp_path / "model.py"
+    result = _analyze(path, MODEL)
+    by_line = {(f.span.start[0] + 1, f.text): f for f in result.facts}
+    lines = MODEL.splitlines()
+    qkv_line = next(i for i, ln in enumerate(lines, 1) if ln.strip().startswith("qkv = "))
+    qkv = by_line[(qkv_line, "qkv")]
+    # The first line stays symbolic; the note has Tiny's defaults (num_heads=4, dim=48).
+    assert qkv.shape.startswith("Tensor[3, N, num_heads, ") and qkv.shape.endswith(", dim//num_heads]")
+    assert _defaults_shape(qkv).startswith("Tensor[3, N, 4, ") and _defaults_shape(qkv).endswith(", 12]")
+    logits_line = next(i for i, ln in enumerate(lines, 1) if "logits = " in ln)
+    assert by_line[(logits_line, "logits")].shape == "Tensor[N, num_classes]"
+    assert _defaults_shape(by_line[(logits_line, "logits")]) == "Tensor[N, 10]"
+    # The contract on `def forward` gets the same variant.
+    contracts = {f.span.start[0] + 1: f for f in result.facts if f.origin == CONTRACT_ORIGIN}
+    tiny_forward = max(contracts)
+    assert contracts[tiny_forward].shape == "(x: Tensor[N, in_chans, H, W]) -> Tensor[N, num_classes]"
+    assert _defaults_shape(contracts[tiny_forward]) == "(x: Tensor[N, 3, H, W]) -> Tensor[N, 10]"
+
+
+def test_no_note_without_a_defaulted_symbol_or_with_a_driver(tmp_path):
+    text = MODEL.replace("def __init__(self, in_chans=3, dim=48, patch=4, num_heads=4, num_classes=10)",
+                         "def __init__(self, in_chans, dim, patch, num_heads, num_classes)")
+    result = _analyze(tmp_path / "nodefaults.py", text)
+    assert any(f.shape.startswith("Tensor[") and "num_classes" in f.shape for f in result.facts)
+    assert not [f for f in result.facts if _defaults_shape(f)]
+    driven = _analyze(tmp_path / "driven.py", MODEL + "\n" + DRIVER)
+    assert any(f.shape == "Tensor[2, 10]" for f in driven.facts)  # concrete: nothing to note
+    assert not [f for f in driven.facts if f.notes]
+
+
+BATCH = textwrap.dedent('''\
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+
+    def smooth(img):
+        out = F.avg_pool2d(img, 2)
+        return out
+
+
+    def named(img):
+        B, C, H, W = img.shape
+        out = F.avg_pool2d(img, 2)
+        return out
+
+
+    class Normed(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.pool = nn.AvgPool2d(2)
+            self.bn = nn.BatchNorm2d(8)
+
+        def forward(self, img):
+            out = self.bn(self.pool(img))
+            return out
+    ''')
+
+
+def _batch_notes(result):
+    out = {}
+    for f in result.facts:
+        if f.is_target and f.text == "out":
+            out[f.span.start[0] + 1] = [n for n in f.notes if n.startswith("assuming a batch dim")]
+    return out
+
+
+def test_batch_dim_note_only_where_the_unbatched_form_is_also_legal(tmp_path):
+    result = _analyze(tmp_path / "batch.py", BATCH)
+    lines = BATCH.splitlines()
+    notes = _batch_notes(result)
+    smooth_out = lines.index("def smooth(img):") + 2
+    named_out = lines.index("def named(img):") + 3
+    normed_out = lines.index("    def forward(self, img):") + 2
+    assert notes[smooth_out] == ["assuming a batch dim: N"]
+    contract = next(f for f in result.facts if f.origin == CONTRACT_ORIGIN and f.text == "smooth")
+    assert contract.shape == "(img: Tensor[N, C, H, W]) -> Tensor[N, C, (H - 2)//2 + 1, (W - 2)//2 + 1]"
+    assert any(n.startswith("assuming a batch dim") for n in contract.notes)
+    assert notes[named_out] == []  # the code named four dims itself
+    assert notes[normed_out] == []  # BatchNorm2d needs the batch dim
