@@ -394,6 +394,8 @@ def _call_bound(engine, func: BoundRef, args, kwargs, site):
             return run_op(engine, spec, [obj] + list(args), kwargs, site)
         engine.note_unknown_op("Tensor." + name)
         return UNKNOWN
+    if isinstance(obj, pybuiltins.NamedTupleVal):
+        return pybuiltins.namedtuple_method(obj, name, args, kwargs)
     if isinstance(obj, ListVal):
         return _list_method(engine, obj, name, args, kwargs)
     if isinstance(obj, DictVal):
@@ -505,6 +507,9 @@ def _str_method(s, name, args):
 # Attributes
 # =========================================================================================
 def external_attr(engine, obj, name, inst):
+    field = pybuiltins.namedtuple_attr(obj, name)
+    if field is not pybuiltins.NOT_NAMEDTUPLE:
+        return field
     if is_tensor(obj):
         spec = REGISTRY.get("Tensor." + name)
         if spec is not None and spec.kind == "attr":

@@ -50,6 +50,8 @@ def _int_like(v):
 def call_builtin(engine, name: str, args: list, kwargs: dict, site):
     """Evaluate a builtin or stdlib call; UNKNOWN when not modelled."""
     fn = _TABLE.get(name)
+    if fn is None and name.startswith(_NAMEDTUPLE):
+        return _namedtuple_new(name, args, kwargs)
     if fn is None:
         return UNKNOWN
     try:
@@ -533,6 +535,79 @@ def _slice(engine, args, kwargs, site):
     return SliceVal(start, stop, step)
 
 
+# collections.namedtuple: the type is a Ref whose name carries its fields (so two types with
+# the same fields are the same value); an instance is a tuple that also answers its field names.
+_NAMEDTUPLE = "collections.namedtuple:"
+
+
+class NamedTupleVal(ListVal):
+    def __init__(self, typename: str, fields: tuple, items):
+        super().__init__(items, "tuple")
+        self.typename = typename
+        self.fields = fields
+
+    def structural_key(self, key):
+        return ("namedtuple", self.typename, self.fields, tuple(key(x) for x in self.items))
+
+
+def _namedtuple_type(engine, args, kwargs, site):
+    names = args[1] if len(args) > 1 else kwargs.get("field_names")
+    typename = args[0] if args else kwargs.get("typename")
+    if isinstance(names, str):
+        fields = names.replace(",", " ").split()
+    else:
+        fields = engine.iterate(None, names) if names is not None else None
+    if not isinstance(typename, str) or fields is None or not all(isinstance(f, str) and f.isidentifier()
+                                                                 for f in fields):
+        return UNKNOWN
+    if kwargs.get("defaults") is not None or kwargs.get("rename"):
+        return UNKNOWN  # defaults fill the last fields: not modelled
+    return Ref(f"{_NAMEDTUPLE}{typename}:{','.join(fields)}")
+
+
+def _namedtuple_fields(name: str):
+    typename, fields = name[len(_NAMEDTUPLE):].split(":", 1)
+    return typename, tuple(fields.split(",")) if fields else ()
+
+
+def _namedtuple_new(name, args, kwargs):
+    """`Point(1, y=2)`: a field not given is Unknown (its default, if one was set, is not
+    tracked); a name that is no field is Unknown too."""
+    typename, fields = _namedtuple_fields(name)
+    if len(args) > len(fields) or any(k not in fields for k in kwargs):
+        return UNKNOWN
+    values = dict(zip(fields, args))
+    values.update(kwargs)
+    return NamedTupleVal(typename, fields, [values.get(f, UNKNOWN) for f in fields])
+
+
+NOT_NAMEDTUPLE = object()
+
+
+def namedtuple_attr(obj, name):
+    """A field of a namedtuple, its methods, or the type's `_fields`; NOT_NAMEDTUPLE for
+    other values."""
+    if isinstance(obj, NamedTupleVal):
+        if name in obj.fields:
+            return obj.items[obj.fields.index(name)]
+        if name == "_fields":
+            return ListVal(list(obj.fields), "tuple")
+        from .values import BoundRef
+        return BoundRef(name, obj)
+    if isinstance(obj, Ref) and obj.name.startswith(_NAMEDTUPLE) and name == "_fields":
+        return ListVal(list(_namedtuple_fields(obj.name)[1]), "tuple")
+    return NOT_NAMEDTUPLE
+
+
+def namedtuple_method(obj: NamedTupleVal, name, args, kwargs):
+    if name == "_replace" and not args and all(k in obj.fields for k in kwargs):
+        items = [kwargs.get(f, v) for f, v in zip(obj.fields, obj.items)]
+        return NamedTupleVal(obj.typename, obj.fields, items)
+    if name == "_asdict" and not args and not kwargs:
+        return DictVal(dict(zip(obj.fields, obj.items)))
+    return UNKNOWN
+
+
 def _ordered_dict(engine, args, kwargs, site):
     return _dict(engine, args, kwargs, site)
 
@@ -588,7 +663,7 @@ _TABLE = {
     "numpy.ceil": _rounding(math.ceil, as_float=True), "numpy.floor": _rounding(math.floor, as_float=True),
     "numpy.log": _math(math.log), "numpy.log2": _math(math.log2), "numpy.exp": _math(math.exp),
     "numpy.sum": _numpy_sum,
-    "collections.OrderedDict": _ordered_dict,
+    "collections.OrderedDict": _ordered_dict, "collections.namedtuple": _namedtuple_type,
     "functools.reduce": _reduce,
     "copy.deepcopy": _identity, "copy.copy": _identity,
 }

@@ -1,7 +1,8 @@
 """Library idioms around layers (issue 10): torch's own _pair/_ntuple helpers, weight_norm
 wrappers, a subclass of a torch layer calling super().forward, functools.reduce and
 operator.mul over sizes, math/numpy ceil and floor of sizes (also of symbols), slice()
-objects in an index, unbind."""
+objects in an index, unbind, collections.namedtuple configs (fields, _replace)."""
+import collections
 import functools
 import math
 import operator
@@ -122,3 +123,25 @@ cols = freqs[(slice(None), slice(2, 5))]
 pairs = torch.randn(2, 3, 8, 2)
 x1, x2 = pairs.unbind(dim=-1)
 #^ Tensor[2, 3, 8]
+
+GlobalParams = collections.namedtuple("GlobalParams", ["width", "num_classes", "block", "norm_layer"])
+GlobalParams.__new__.__defaults__ = (None,) * len(GlobalParams._fields)
+BlockArgs = collections.namedtuple("BlockArgs", "kernel_size stride channels")
+
+
+def get_params(override=None):
+    params = GlobalParams(width=8, num_classes=1000, block=nn.Linear, norm_layer=None)
+    if override:
+        params = params._replace(**override)
+    return params
+
+
+params = get_params({"num_classes": 10})
+norm = nn.BatchNorm1d if params.norm_layer is None else params.norm_layer
+head = nn.Sequential(params.block(params.width, params.num_classes), norm(params.num_classes))
+logits = head(torch.randn(4, 8))
+#^ Tensor[4, 10]
+block_args = BlockArgs(3, 1, 16)
+kernel, stride, channels = block_args
+conv = nn.Conv1d(8, block_args.channels, kernel, stride)(torch.randn(2, 8, 12))
+#^ Tensor[2, 16, 10]
