@@ -11,7 +11,7 @@ from . import shapes as S
 from .ops.spec import TensorValue
 from .shapes import UNKNOWN
 from .values import (ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, ModuleNS,
-                     NNModule, Obj, Ref, is_tensor, value_key)
+                     NNModule, Obj, Ref, SliceVal, is_tensor, value_key)
 from . import calltrace, datasources, generic, pybuiltins, values
 from .alternatives import OneOf
 from .annotations import shape_from_comment, tensor_from_annotation
@@ -532,6 +532,9 @@ class StatementsMixin:
         if isinstance(obj, ListVal) and isinstance(index, int) and -len(obj.items) <= index < len(obj.items):
             self._mutated(obj)
             obj.items[index] = value
+        elif isinstance(obj, ListVal) and not getattr(obj, "unknown", False) and obj.kind == "list":
+            self._mutated(obj)
+            self._set_list_items(frame, obj, index, value)
         elif isinstance(obj, DictVal) and _hashable(index):
             self._mutated(obj)
             obj.items[index] = value
@@ -541,6 +544,25 @@ class StatementsMixin:
                 obj.items.clear()
                 obj.unknown = True
         # Tensor item assignment (x[..] = y) does not change x's shape.
+
+    def _set_list_items(self, frame, obj, index, value):
+        """`shape[a:b] = [n]` replaces a run of items; `shape[i] = n` with `i` not known
+        may replace any one item, so each is what it was or `n` (their join)."""
+        if isinstance(index, SliceVal):
+            parts = (index.start, index.stop, index.step)
+            items = self.iterate(frame, value)
+            if items is not None and all(p is None or (isinstance(p, int) and not isinstance(p, bool)) for p in parts):
+                try:
+                    obj.items[slice(*parts)] = items
+                    return
+                except ValueError:  # an extended slice of another length: Python raises
+                    pass
+            obj.items.clear()
+            obj.unknown = True
+            return
+        if isinstance(index, bool) or isinstance(index, int):
+            return  # out of range: Python raises
+        obj.items[:] = [self.join(x, value) for x in obj.items]
 
     def _mutated(self, obj):
         """A write to a heap object: calls since its creator are impure (see module doc)."""

@@ -1,0 +1,39 @@
+"""Writes into a Python list that later becomes a shape: a write the engine cannot place
+must never leave the list as it was (that would be a wrong shape, not an unknown one).
+samples/shape_lists.py has the writes it can place."""
+import textwrap
+
+from shapesense.analysis.db import AnalysisHost
+
+CODE = """
+import torch
+from somewhere import mystery
+
+x = torch.randn(2, 4, 6)
+shape = list(x.shape)
+shape[mystery()] = 3
+a = torch.zeros(shape)
+shape2 = list(x.shape)
+shape2[mystery():] = [24]
+b = torch.zeros(shape2)
+shape3 = list(x.shape)
+shape3[0:2] = mystery()
+c = torch.zeros(shape3)
+shape4 = [1, 1, 1]
+shape4[mystery()] = 1
+d = torch.zeros(shape4)
+"""
+
+
+def test_a_write_at_a_position_not_known_is_not_ignored(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text(textwrap.dedent(CODE))
+    host = AnalysisHost(workspace_root=str(tmp_path))
+    host.set_file(str(path), path.read_text())
+    result = host.analyze(str(path))
+    shapes = {f.text: f.shape for f in result.facts if f.is_target}
+    assert shapes["a"] == "Tensor[?, ?, ?]"  # any one of the three may be 3 now
+    assert shapes.get("b") in (None, "Tensor[...]")  # how many items are left is not known
+    assert shapes.get("c") in (None, "Tensor[...]")
+    assert shapes["d"] == "Tensor[1, 1, 1]"  # writing 1 over a 1 changes nothing
+    assert result.diagnostics == []
