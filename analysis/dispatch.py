@@ -149,6 +149,8 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
         attrs = dict(module.attrs, training=module.training) if module is not None else None
         ranks, pins, preserving, kept = generic.admitted_ranks(spec, s_args, s_kwargs, v, attrs)
         generic.record(frame, v, "ranks", (ranks, pins))
+        if generic._has_unbatched_form(spec.name):
+            generic.record(frame, v, "spatial", True)
         if same is None:
             same = v if preserving else generic.derived_from(v, kept)
     return same

@@ -24,13 +24,15 @@ from dataclasses import dataclass
 from . import ir
 from .frames import reachable
 from . import shapes as S
-from .ops.spec import OpContext, ShapeError, TensorValue, run_spec
+from .ops.spec import OpContext, ShapeError, TensorValue, Unknowable, run_spec
 from .shapes import UNKNOWN
 
 MAX_RANK = 6
 # Names for the dims of an input whose body does not name them, by rank.
 _CONVENTIONAL = {1: ("N",), 2: ("N", "C"), 3: ("N", "C", "L"), 4: ("N", "C", "H", "W"),
                  5: ("N", "C", "D", "H", "W")}
+# ... and of one no conv-like op uses (token ids into an Embedding, a sequence of features).
+_SEQUENCE = {2: ("B", "T"), 3: ("B", "T", "C")}
 
 
 def generic_hyperparameter(name: str, default, defaults: dict | None = None):
@@ -122,7 +124,15 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
         except ShapeError:
             informative = True
             continue
-        except Exception:  # noqa: BLE001 - Unknowable or a spec that cannot run: no information
+        except Unknowable:
+            # The op runs at this rank but a branch in it depends on the dims (`chunk(3)`
+            # of a dim that may be below 3): admitted; the output's rank is read from a run
+            # where the trial dims are large (what model code has).
+            admitted.add(rank)
+            pins[rank], same_shape[rank] = {}, False
+            kinds[rank] = _rank_kind(_run_with_large_dims(spec, t_args, t_kwargs, forward_attrs, names), rank)
+            continue
+        except Exception:  # noqa: BLE001 - a spec that cannot run with these values: no information
             return None, {}, False, None
         admitted.add(rank)
         pins[rank] = _pinned(required, names)
@@ -139,6 +149,31 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
     kept = kinds[min(admitted)] if low is not None else None
     preserving = bool(admitted) and all(same_shape[r] for r in admitted)
     return frozenset(admitted) if informative else None, pins, preserving, kept
+
+
+# A trial dim's value where an op branches on it: large, and divisible by 2..16.
+_LARGE_DIM = 720720
+
+
+def _run_with_large_dims(spec, t_args, t_kwargs, forward_attrs, names):
+    """The op's output on the trial dims when each branch on them alone is decided as if
+    they were large (None when it still cannot run)."""
+    large = {n: _LARGE_DIM for n in names}
+
+    def checker(cond):
+        from .witness import holds
+        truth = holds(cond, large) if isinstance(cond, S.Cond) and cond.symbols() <= large.keys() else None
+        if truth is None:
+            return _undecided(cond, [])
+        return ("valid" if truth else "unsat"), "", ()
+
+    ctx = OpContext(op_name=spec.name, checker=checker)
+    try:
+        if forward_attrs is not None:
+            return spec.forward.fn(ctx, forward_attrs, *t_args, **t_kwargs)
+        return run_spec(spec, ctx, t_args, t_kwargs)
+    except Exception:  # noqa: BLE001 - no output known: the derived value stays unknown
+        return None
 
 
 # The lowest rank from which a broadcasting op may be read as keeping the probe's rank.
@@ -266,6 +301,7 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None)
     ranks = set(range(0, MAX_RANK + 1))
     names = None
     pin_sets = []
+    spatial = False  # a conv, pool or pad used it (the names then say N, C, H, W)
     for kind, data in uses:
         if kind == "ranks":
             admitted, pins = data
@@ -274,13 +310,16 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None)
         elif kind == "unpack":
             ranks &= {len(data)}
             names = names or data
+        elif kind == "spatial":
+            spatial = True
     if not ranks:
         return None  # the uses disagree: say nothing
     if len(ranks) != 1:
         return TensorValue(None)  # several ranks fit (elementwise, linear, BatchNorm1d): open
     rank = next(iter(ranks))
     if names is None or len(names) != rank:
-        base = _CONVENTIONAL.get(rank) or tuple(f"d{i}" for i in range(rank))
+        base = (_CONVENTIONAL if spatial else {**_CONVENTIONAL, **_SEQUENCE}).get(rank) \
+            or tuple(f"d{i}" for i in range(rank))
         names = base if first else tuple(f"{param}_{n}" for n in base)
     dims = [S.sym(n) for n in names]
     # A dim every use pins to the same value is that value (`C == 3` before a
@@ -302,6 +341,8 @@ def _batch_assumed(uses: list, rank: int) -> bool:
     batched rank only, but keeps the pins of every rank it admitted (admitted_ranks)."""
     picked = False
     for kind, data in uses:
+        if kind == "spatial":
+            continue
         if kind != "ranks":
             return False  # `B, C, H, W = x.shape`: the code itself fixes the rank
         admitted, pins = data

@@ -120,6 +120,8 @@ class MemoMixin:
             self._collect[-1].append(entry)
 
     def _store(self, entry):
+        if self.memo.get(entry.key, entry) is not entry:
+            self.program.memo_epoch += 1  # an entry replaced (reused_generic_run checks again)
         self.memo[entry.key] = entry
         self._mark_live(entry)
 
@@ -145,12 +147,23 @@ class MemoMixin:
         entry the def's generic run made (its probes, the generic instance, the call) is
         unchanged: they are marked live again, without binding, probing and validating."""
         run = self.program.generic_runs.get((path, key))
-        if run is None or not all(self._unchanged(e) for e in run.probes) or \
-                not all(self._unchanged(e) for e in run.entries):
+        if run is None or run.last_run != self.run_id - 1:
             return None
+        changed, rerun = self.program.changed_units, self.rerun_globals
+        for e in run.probes + run.entries:  # as _unchanged, with one memo check per run
+            reach = self._reach(e)
+            if e.stale or not reach.isdisjoint(changed) or not reach.isdisjoint(rerun):
+                return None
+        if run.epoch != self.program.memo_epoch:
+            if any(self.memo.get(e.key) is not e for e in run.probes + run.entries):
+                return None
+            run.epoch = self.program.memo_epoch
+        run.last_run = self.run_id
         for e in run.probes:
-            e.last_run = self.run_id  # so the next analysis finds them unchanged too
+            e.last_run = self.run_id  # kept by _prune like the entries
+            self.unchanged_ids.add(e.id)
         for e in run.entries:
+            self.unchanged_ids.add(e.id)
             self._mark_live(e)
         notes = self.__dict__.setdefault("generic_notes", {})
         for kind, added in run.notes.items():
@@ -178,7 +191,7 @@ class MemoMixin:
             if new:
                 added[kind] = new
         self.generic_runs[(path, key)] = _GenericRun(entries, probes, None if start is None else collected[start:],
-                                                     added)
+                                                     added, self.run_id, self.program.memo_epoch)
 
     def keep_generic_runs(self, path):
         self.probe_record = None
@@ -422,10 +435,12 @@ class _GenericRun:
     instance, the call), `probes` (what its inputs were decided from), `own` (the call's
     entries, None for an `__init__`), `notes` (generic.context_notes it set)."""
 
-    __slots__ = ("entries", "probes", "own", "notes")
+    __slots__ = ("entries", "probes", "own", "notes", "last_run", "epoch")
 
-    def __init__(self, entries, probes, own, notes):
+    def __init__(self, entries, probes, own, notes, last_run, epoch):
         self.entries, self.probes, self.own, self.notes = entries, probes, own, notes
+        self.last_run = last_run  # the run that made or reused it
+        self.epoch = epoch  # host.memo_epoch when its entries were last seen in the memo
 
 
 def _library_errors(program, entry) -> list:

@@ -13,7 +13,8 @@ Besides the per-query timeout, an analysis may run under a total solver budget
 diagnostic comes from it) and is not cached, so a later analysis with time left decides it.
 
 Only the slice of assumptions that shares symbols with `cond` (transitively) is sent to the
-solver, and answers are cached by (slice, cond), so an edit re-solves only changed slices.
+solver, and answers are cached by (the slice's set of conditions, cond), so an edit re-solves
+only changed slices, and a slice met again in another order or another def is not re-solved.
 """
 from __future__ import annotations
 
@@ -92,12 +93,15 @@ def check(assumptions, cond, timeout_ms: int = 500):
             return "valid", "", ()
         if a == S.not_(cond):
             return "unsat", "", tuple(o for c, o in slice_ if c == a)
-    key = (tuple(c for c, _ in slice_), cond)
+    # The canonical slice: the set of its conditions, whatever order and origins they came
+    # in (the same def's facts after an edit elsewhere, or another def with the same code).
+    conds = tuple(c for c, _ in slice_)
+    key = (frozenset(conds), cond)
     hit = _CACHE.get(key)
     if hit is not None:
         _CACHE.move_to_end(key)
-        verdict, cex, core_idx = hit
-        return verdict, cex, tuple(slice_[i][1] for i in core_idx)
+        verdict, cex, core = hit
+        return verdict, cex, tuple(o for c, o in slice_ if c in core)
     cex = witness.contingent([c for c, _ in slice_], cond)
     if cex is not None:
         return "contingent", cex, ()  # concrete witnesses both ways: no Z3 needed
@@ -116,10 +120,10 @@ def check(assumptions, cond, timeout_ms: int = 500):
     if capped and result[0] == "unknown":
         _BUDGET.skipped += 1
         return result  # cut short by the budget: a later analysis may decide it
-    _CACHE[key] = result
+    verdict, cex, core_idx = result
+    _CACHE[key] = (verdict, cex, frozenset(conds[i] for i in core_idx))
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
-    verdict, cex, core_idx = result
     return verdict, cex, tuple(slice_[i][1] for i in core_idx)
 
 
