@@ -19,12 +19,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from . import diskcache, solver
 from . import ops  # noqa: F401 - registers every op spec
-from . import solver
 from .frames import MAX_STEPS, Budget, start_budget, stop_run
 from .infer import Engine
 from .libraries import LibraryResolver, default_paths
-from .lower import lower_module
 from .results import FileAnalysis
 from .syntax import SyntaxTree
 
@@ -39,6 +38,9 @@ class EngineSettings:
     # Where installed libraries are found (analysis.libraries): None is the import path of
     # the interpreter running the analysis; () analyses no library.
     library_paths: tuple | None = None
+    # Parsed and lowered files kept in the user's cache folder (analysis.diskcache): the
+    # server and the CLI turn it on; off, nothing is read from or written to disk.
+    disk_cache: bool = False
 
 
 class _FileState:
@@ -74,6 +76,7 @@ class AnalysisHost:
         paths = self.settings.library_paths
         self.libraries = LibraryResolver(default_paths() if paths is None else paths,
                                          (workspace_root,) if workspace_root else ())
+        self.unit_cache = diskcache.UnitCache(workspace=workspace_root) if self.settings.disk_cache else None
 
     # -- files ----------------------------------------------------------------------------
     def set_file(self, path: str, text: str) -> None:
@@ -106,8 +109,8 @@ class AnalysisHost:
         if state.units_text != state.text:
             before = state.units
             try:
-                segments = state.tree.update(state.text, self.query_log)
-                state.units = lower_module(segments, state.lower_cache, self.query_log, state.tree.lines)
+                state.units = diskcache.lowered_units(self.unit_cache, state, self.query_log,
+                                                      lambda: self.libraries.distribution(path))
             except RecursionError:
                 state.units = {}
             state.units_text = state.text

@@ -59,7 +59,7 @@ class LibraryResolver:
         # on sys.path) is no library; a virtualenv inside the workspace is.
         self.paths = tuple(p for p in paths if not any(_inside(e, p) for e in excluded))
         self._cache: dict = {}
-        self._dists: dict = {}  # folder -> {top-level package: requires torch}
+        self._dists: dict = {}  # folder -> {top-level package: (requires torch, "name-version")}
         self._listings: dict = {}  # folder -> the names in it (has_top_level)
 
     def resolve(self, dotted: str) -> str | None:
@@ -85,10 +85,23 @@ class LibraryResolver:
         """Does the distribution that installed package `root` depend on torch? A library
         that does not (a logger, a config parser) defines no tensor shapes, and reading its
         source would only cost time: it stays opaque. Unknown distributions are read."""
-        requires = self._dists.get(base)
-        if requires is None:
-            requires = self._dists[base] = _torch_dependents(base)
-        return requires.get(root, True)
+        return self._index(base).get(root, (True, None))[0]
+
+    def _index(self, base: str) -> dict:
+        index = self._dists.get(base)
+        if index is None:
+            index = self._dists[base] = _distributions(base)
+        return index
+
+    def distribution(self, path: str) -> str | None:
+        """"name-version" of the installed distribution a library file belongs to (the disk
+        cache files its entries by it), else None (not a library file, or not from a wheel)."""
+        for base in self.paths:
+            if _inside(path, base):
+                root = os.path.relpath(path, base).split(os.sep)[0]
+                root = root[:-3] if root.endswith(".py") else root
+                return self._index(base).get(root, (True, None))[1]
+        return None
 
     def has_top_level(self, root: str) -> bool:
         """Is there a module or package `root` in any form (source, compiled, a folder) on
@@ -110,8 +123,14 @@ class LibraryResolver:
 
 
 def _torch_dependents(base: str) -> dict:
-    """{top-level package: its distribution requires torch} for the wheels in a folder,
-    from each `*.dist-info`'s RECORD (which files it installed) and METADATA."""
+    """{top-level package: its distribution requires torch} for the wheels in a folder."""
+    return {top: torch for top, (torch, _) in _distributions(base).items()}
+
+
+def _distributions(base: str) -> dict:
+    """{top-level package: (its distribution requires torch, "name-version")} for the
+    wheels in a folder, from each `*.dist-info`'s name, RECORD (which files it installed)
+    and METADATA."""
     out: dict = {}
     try:
         infos = [n for n in os.listdir(base) if n.endswith(".dist-info")]
@@ -130,11 +149,12 @@ def _torch_dependents(base: str) -> dict:
                     and "extra ==" not in line
                     for line in meta.splitlines() if line.lower().startswith("requires-dist:"))
         torch = torch or info.lower().startswith(("torch", "pytorch"))
+        dist = info[:-len(".dist-info")]
         for line in record.splitlines():
             top = line.split(",", 1)[0].split("/", 1)[0]
             if top and not top.endswith((".dist-info", ".data")) and top != "..":
                 top = top[:-3] if top.endswith(".py") else top
-                out[top] = out.get(top, False) or torch
+                out[top] = (out.get(top, (False, dist))[0] or torch, dist)
     return out
 
 

@@ -32,16 +32,31 @@ _ERRORS = ("error_node", "error_leaf")
 
 
 class Segment:
-    """One top-level statement (or a few that cannot be told apart, in broken code)."""
+    """One top-level statement (or a few that cannot be told apart, in broken code).
 
-    __slots__ = ("nodes", "start", "end", "offset", "lowered", "__weakref__")
+    A segment restored from the disk cache (analysis.diskcache) has its lowering but no
+    parse tree: `nodes` parses its lines alone the first time an edit needs them (`source`
+    is its tree; its offset is then start - 1)."""
 
-    def __init__(self, nodes: list, start: int, end: int, offset: int):
-        self.nodes = nodes  # parso nodes, lines relative to the region they were parsed in
+    __slots__ = ("_nodes", "start", "end", "offset", "lowered", "source", "__weakref__")
+
+    def __init__(self, nodes: list | None, start: int, end: int, offset: int, source=None):
+        self._nodes = nodes  # parso nodes, lines relative to the region they were parsed in
         self.start = start  # first line of the file it covers (1-based, its prefix included)
         self.end = end  # first line after it
         self.offset = offset  # file line = node line + offset
         self.lowered = None  # the lowering of this segment (analysis.lower keeps it here)
+        self.source = source  # the SyntaxTree that parses `nodes` on demand
+
+    @property
+    def nodes(self) -> list:
+        if self._nodes is None:
+            self._nodes = self.source.parse_segment(self)
+        return self._nodes
+
+    @nodes.setter
+    def nodes(self, value: list) -> None:
+        self._nodes = value
 
     def move(self, delta: int) -> None:
         self.start += delta
@@ -80,6 +95,22 @@ class SyntaxTree:
         self.lines = new_lines
         self.text = text
         return self.segments
+
+    def parse_segment(self, seg: Segment) -> list:
+        """The nodes of a segment that has none yet (restored from the disk cache), from its
+        lines alone: it starts where a full parse is back at the top level with nothing
+        open, and ends where the next statement starts in column 0, so the region parses
+        to the same nodes (lines counted from the segment's first line, its offset). Must
+        be called before the lines change (an update asks for them while its old lines are
+        current). Raises if the region does not parse to exactly that one segment: the
+        update then parses the whole file."""
+        if seg.offset != seg.start - 1 or self.lines is None:
+            raise ValueError("not a lazily parsed segment")
+        region = self.lines[seg.start - 1: seg.end - 1]
+        pieces = _split(_parse(region).children, seg.start - 1, seg.end)
+        if len(pieces) != 1 or pieces[0].start != seg.start or pieces[0].end != seg.end:
+            raise ValueError("a restored segment parses differently alone")
+        return pieces[0].nodes
 
     # -- incremental ------------------------------------------------------------------------
     def _reparse_regions(self, new: list[str]) -> bool:

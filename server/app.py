@@ -84,6 +84,7 @@ class ShapeLanguageServer(LanguageServer):
             "library_paths": library_paths(self.settings.interpreter
                                            or (_project_python(self.settings) if self.folder_trusted else ""))
             if self.workspace_trusted else None,
+            "disk_cache": True,  # parsed files in the user's cache folder (analysis.diskcache)
         }
 
     def apply_settings(self, settings: Settings) -> None:

@@ -1,4 +1,4 @@
-"""Command line: `shapesense serve` (the language server) and `shapesense check`."""
+"""Command line: `shapesense serve` (the language server), `shapesense check`, `shapesense cache`."""
 from __future__ import annotations
 
 import argparse
@@ -74,6 +74,12 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--python", metavar="PATH", default=None,
                        help="the interpreter whose installed libraries are analysed from source "
                             "(default: python from the configuration, else the one running shapesense)")
+    cache = sub.add_parser(
+        "cache", help="show or clear the cache of parsed files",
+        description="The cache of parsed and lowered files (workspace files and installed libraries), "
+                    "in $SHAPESENSE_CACHE_DIR, else $XDG_CACHE_HOME/shapesense, else ~/.cache/shapesense.")
+    cache.add_argument("action", choices=["info", "clear"], help="info: where it is and what it holds; clear: empty it")
+    cache.add_argument("--json", action="store_true", help="info as JSON")
     from . import summary_cli  # `shapesense summary`: the model summary (server/summary_cli.py)
 
     summary_cli.add_parser(sub)
@@ -107,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "serve":
         return serve(args)
+    if args.command == "cache":
+        return _cache_command(args)
     if args.command == "summary":
         from . import summary_cli
 
@@ -140,9 +148,31 @@ def main(argv: list[str] | None = None) -> int:
         solver_timeout_ms=_first(args.solver_timeout_ms, project.solver_timeout_ms, defaults.solver_timeout_ms),
         annotation_style=_first(args.annotation_style, project.annotation_style, defaults.annotation_style),
         library_paths=library_paths,
+        disk_cache=True,
     )
     return check.main(args.paths, args.format, args.unknown_ops, settings, project,
                       warn_unused_ignores=args.warn_unused_ignores, exit_zero=args.exit_zero)
+
+
+def _cache_command(args: argparse.Namespace) -> int:
+    import json
+
+    from shapesense.analysis import diskcache
+
+    if args.action == "clear":
+        removed = diskcache.clear()
+        print(f"removed {removed} entries from {diskcache.default_folder()}")
+        return 0
+    info = diskcache.info()
+    if args.json:
+        print(json.dumps(info, indent=2))
+        return 0
+    print(f"cache folder: {info['folder']}")
+    print(f"{info['entries']} entries, {info['bytes'] / 1e6:.1f} MB (limit {info['max_bytes'] / 1e6:.0f} MB, "
+          f"SHAPESENSE_CACHE_MAX_MB)")
+    for bucket, b in info["buckets"].items():
+        print(f"  {bucket}: {b['entries']} entries, {b['bytes'] / 1e6:.1f} MB")
+    return 0
 
 
 def _first(*values):
