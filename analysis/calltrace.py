@@ -70,3 +70,28 @@ def _site(site):
 
 def calls_of(entry) -> list:
     return entry.__dict__.get("module_calls", ())
+
+
+# -- requires_grad ------------------------------------------------------------------------------
+# `module.requires_grad_(False)`, `p.requires_grad = False`, `p.requires_grad_(False)`: which
+# parameters train. The engine reports each such write here (on the value written to, a module
+# or a tensor); it is kept, numbered in the order the writes ran, in the entry that made it.
+def requires_grad(engine, value, flag) -> None:
+    """`value` (a module or a tensor) had requires_grad set to `flag` (a bool, else unknown)."""
+    if engine.probing or not engine.stack:
+        return
+    seq = engine.__dict__.get("_grad_seq", 0) + 1
+    engine._grad_seq = seq
+    # Unknown when not a bool, or written on one side of an `if` the analysis cannot decide
+    # (the engine runs both).
+    flag = flag if isinstance(flag, bool) and not any(f.blind for f in engine.stack) else None
+    engine.stack[-1].entry.__dict__.setdefault("grad_flags", []).append((seq, value, flag))
+
+
+def requires_grad_arg(args, kwargs):
+    """The flag of `requires_grad_(flag=True)`."""
+    return args[0] if args else kwargs.get("requires_grad", True)
+
+
+def grad_flags_of(entry) -> list:
+    return entry.__dict__.get("grad_flags", ())

@@ -338,6 +338,8 @@ class MemoMixin:
         caller.entry.global_reads.update(entry.global_reads)
         for pid, uses in entry.__dict__.get("probe_uses", {}).items():
             caller.entry.__dict__.setdefault("probe_uses", {}).setdefault(pid, []).extend(uses)
+        if "grad_flags" in entry.__dict__:  # requires_grad writes (calltrace.requires_grad)
+            caller.entry.__dict__.setdefault("grad_flags", []).extend(entry.grad_flags)
 
     def _bind(self, fn, unit, args, kwargs, generic):
         """Bind call arguments to parameters (Python's rules); None if they do not fit."""

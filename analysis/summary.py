@@ -24,7 +24,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from . import shapes as S
-from .calltrace import ModuleCall, calls_of
+from .calltrace import ModuleCall, calls_of, grad_flags_of
 from .frames import Budget, Entry, Frame, _PseudoUnit, start_budget
 from .ops.attention import SUBMODULE_CALLS, SUBMODULES
 from .ops.spec import Dtype, TensorValue
@@ -406,7 +406,16 @@ def _submodules(m) -> list:
     got = _SUBMODULES.get(m)
     if got is None:
         got = _SUBMODULES[m] = list(_make_submodules(m.attrs, SUBMODULES.get(m.name, ())))
+        root = _root(m)
+        for _, x in got:
+            for layer in (x.items if isinstance(x, Container) else [x]):
+                layer.summary_root = root
     return got
+
+
+def _root(m):
+    """The layer value of the engine that a module made here is inside."""
+    return m.__dict__.get("summary_root", m)
 
 
 def _make_submodules(attrs, declared):
@@ -802,6 +811,7 @@ class _Params:
         self._declared: dict = {}  # path -> ({param name}, {frozen name})
         self._by_class: dict = {}  # id(class) -> (class, names, frozen)
         self._counts: dict = {}  # id(module) -> (module, counts): a count depends on the module alone
+        self._flags: dict | None = None
 
     def of(self, module):
         cached = self._counts.get(id(module))
@@ -810,51 +820,88 @@ class _Params:
         return cached[1]
 
     def _count(self, module):
+        items = self._collect(module, (), ((), module), set(), 0)
+        if any(item is None for item in items):  # a container whose items the analysis does not know
+            return UNKNOWN, UNKNOWN, UNKNOWN
+        # One tensor at several places: the places of one holder are modules torch has apart
+        # (a memoized constructor call is one value for two modules); places in different
+        # holders are a weight tied by assignment (`dec.weight = enc.weight`), one parameter
+        # (module.parameters() gives it once).
+        places: dict = {}
+        for t, _, _, holder in items:
+            held = places.setdefault(id(t), {})
+            held[holder] = held.get(holder, 0) + 1
+        flags = self._grad_flags()
         total, trainable, nbytes = 0, 0, 0
-        for item in self._collect(module, (), ((), module), set(), 0):
-            if item is None:  # a container whose items the analysis does not know
+        for t, sized, frozen, _ in items:
+            held = places.pop(id(t), None)
+            if held is None:
+                continue  # counted at its first place
+            n = S.prod(sized.shape) if sized.shape is not None else UNKNOWN
+            if n is UNKNOWN or (isinstance(n, S.Expr) and _has_unknown(sized.shape)):
                 return UNKNOWN, UNKNOWN, UNKNOWN
-            t, frozen = item
-            n = S.prod(t.shape) if t.shape is not None else UNKNOWN
-            if n is UNKNOWN or (isinstance(n, S.Expr) and _has_unknown(t.shape)):
-                return UNKNOWN, UNKNOWN, UNKNOWN
+            n = S.mul(n, max(held.values()))
             total = S.add(total, n)
-            if not frozen:
+            flag = flags.get(id(t), (None, True))[1]
+            if flag is None or trainable is UNKNOWN:
+                trainable = UNKNOWN  # requires_grad set to a value the analysis does not know
+            elif flag and not frozen:
                 trainable = S.add(trainable, n)
-            nbytes = S.add(nbytes, S.mul(n, _BYTES.get(str(t.dtype or "float32"), 4)))
+            nbytes = S.add(nbytes, S.mul(n, _BYTES.get(str(sized.dtype or "float32"), 4)))
         return total, trainable, nbytes
 
+    def _grad_flags(self) -> dict:
+        """{id(tensor): (tensor, requires_grad or None)}: the last requires_grad write the
+        engine saw on each parameter (calltrace.requires_grad), a module's reaching all the
+        parameters below it."""
+        if self._flags is not None:
+            return self._flags
+        self._flags = {}
+        writes = sorted((w for e in self.engine.live.values() for w in grad_flags_of(e)), key=lambda w: w[0])
+        for _, value, flag in writes:
+            if isinstance(value, TensorValue):
+                self._flags[id(value)] = (value, flag)
+            elif _is_module(value):
+                for item in self._collect(value, (), ((), value), set(), 0):
+                    if item is not None:
+                        self._flags[id(item[0])] = (item[0], flag)
+        return self._flags
+
     def _collect(self, m, path, scope, seen, depth) -> list:
-        """(tensor, frozen) per parameter below `m`; None for an unknown part. A module
-        shared within one instance counts once (module.parameters() skips repeats)."""
+        """(tensor, its size and dtype, declared frozen, holder) per parameter below `m`, the
+        holder being (id of the module value holding it, its name in a user module); None for an unknown
+        part. A module shared within one instance counts once (module.parameters() skips
+        repeats)."""
         ident = _ident(m, path, scope)
         if ident in seen or depth > 64:
             return []
         seen.add(ident)
         out: list = []
         if isinstance(m, NNModule):
+            own = _layer_tensors(m.attrs) if m.name not in SUBMODULES else \
+                ((m.attrs, k, t) for k, t in m.attrs.items() if isinstance(t, TensorValue))
+            # A layer's spec copies its dicts (the copies of a TransformerEncoder's layer hold
+            # the same tensors): its tensors are held by the layer, whatever their names.
+            out.extend((t, TensorValue(t.shape, m.dtype or t.dtype), False, (id(_root(m)), None)) for _, _, t in own)
             if m.name not in SUBMODULES:
-                out.extend((TensorValue(t.shape, m.dtype or t.dtype), False) for t in _layer_tensors(m.attrs))
-                return out
-            # Its own tensors; those of the modules inside it come below, as theirs.
-            out.extend((TensorValue(t.shape, m.dtype or t.dtype), False) for t in m.attrs.values()
-                       if isinstance(t, TensorValue))
+                return out  # else the modules inside it come below, with their own tensors
         elif isinstance(m, Container):
             count = getattr(m, "count", None)
             if count is not None:  # `count` copies of one layer (a symbolic num_layers)
-                return [None if item is None else (TensorValue((count,) + tuple(item[0].shape), item[0].dtype),
-                                                   item[1]) if item[0].shape is not None else None
+                return [None if item is None or item[1].shape is None else
+                        (item[0], TensorValue((count,) + tuple(item[1].shape), item[1].dtype), item[2], item[3])
                         for item in self._collect(m.element, path + (("item", 0),), scope, seen, depth + 1)]
             if getattr(m, "unknown", False) or any(x is UNKNOWN for x in m.items):
                 return [None]
-            out.extend((x, False) for x in m.items if isinstance(x, TensorValue))  # a ParameterList's
+            out.extend((x, x, False, (id(m), i)) for i, x in enumerate(m.items)
+                       if isinstance(x, TensorValue))  # a ParameterList's
         elif isinstance(m, Instance):
             names, frozen = self._declared_params(m.cls)
             layer = m.attrs.get("__layer__")
             layer_attrs = layer.attrs if isinstance(layer, NNModule) else {}
             for k, x in m.attrs.items():
                 if isinstance(x, TensorValue) and k in names and k not in layer_attrs:
-                    out.append((x, k in frozen))
+                    out.append((x, x, k in frozen, (id(m), k)))
             if isinstance(layer, NNModule):
                 out.extend(self._collect(layer, path + (("attr", "__layer__"),), (path, m), seen, depth + 1))
             inner = m.attrs.get("__container__")
@@ -890,13 +937,13 @@ class _Params:
 
 
 def _layer_tensors(attrs: dict):
-    """A modelled layer's parameters: its tensor attributes, also those of the layers it
-    holds as dicts (MultiheadAttention's out_proj); buffers (running stats) are not."""
+    """A modelled layer's parameters, as (the dict holding it, its name, tensor): its tensor
+    attributes, also those of the layers it holds as dicts; buffers (running stats) are not."""
     for k, x in attrs.items():
         if isinstance(k, str) and (k.startswith("running_") or k == "num_batches_tracked"):
             continue
         if isinstance(x, TensorValue):
-            yield x
+            yield attrs, k, x
         elif isinstance(x, dict):
             yield from _layer_tensors(x)
 

@@ -417,7 +417,9 @@ def named_parameters(v, prefix="", _seen=None) -> list:
     if isinstance(v, NNModule):
         for k, x in v.attrs.items():
             if isinstance(x, TensorValue) and not k.startswith("running_"):
-                out.append((prefix + k, TensorValue(x.shape, v.dtype or x.dtype)))
+                # The tensor itself, unless .double() & co. changed its dtype: `p.requires_grad =
+                # False` in a loop over them says which parameter it froze (analysis.summary).
+                out.append((prefix + k, x if (v.dtype or x.dtype) == x.dtype else TensorValue(x.shape, v.dtype)))
         return out
     if isinstance(v, Container):
         named = zip(v.keys or [str(i) for i in range(len(v.items))], v.items)
