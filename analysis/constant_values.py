@@ -119,6 +119,64 @@ def _diff(out, args, kwargs):
     return [y - x for x, y in zip(a, a[1:])]
 
 
+def _shape(x):
+    return tuple(x.shape) if isinstance(x, TensorValue) and x.shape is not None else None
+
+
+def _getitem(out, args, kwargs):
+    """`t[2:]` / `t[i]` of a 1-D tensor with values."""
+    if len(args) != 2 or kwargs or _shape(args[0]) is None or len(_shape(args[0])) != 1:
+        return None
+    a, index = _vals(args[0]), args[1]
+    if a is None:
+        return None
+    if type(index) is int:
+        return [a[index]] if -len(a) <= index < len(a) else None
+    if isinstance(index, slice) and all(p is None or type(p) is int for p in (index.start, index.stop, index.step)) \
+            and (index.step is None or index.step > 0):
+        return a[index]
+    return None
+
+
+def _stack_or_cat(stack):
+    """torch.stack / torch.cat of 1-D tensors with values (stack: rows, or columns for dim=1)."""
+    def apply(out, args, kwargs):
+        tensors = args[0] if args else kwargs.get("tensors")
+        dim = args[1] if len(args) > 1 else kwargs.get("dim", 0)
+        if not isinstance(tensors, (list, tuple)) or not tensors or type(dim) is not int:
+            return None
+        if any(_shape(t) is None or len(_shape(t)) != 1 for t in tensors):
+            return None
+        rows = [_vals(t) for t in tensors]
+        if any(r is None for r in rows):
+            return None
+        if not stack or dim in (0, -2):
+            return [v for r in rows for v in r]
+        if dim in (1, -1) and len({len(r) for r in rows}) == 1:
+            return [v for col in zip(*rows) for v in col]
+        return None
+    return apply
+
+
+def _transpose_2d(out, args, kwargs):
+    """`m.t()` of a 2-D tensor with values (a 1-D one is unchanged)."""
+    shape = _shape(args[0]) if args else None
+    a = _vals(args[0]) if args else None
+    if a is None or shape is None or len(args) != 1 or kwargs:
+        return None
+    if len(shape) < 2:
+        return a
+    rows, cols = shape
+    return [a[r * cols + c] for c in range(cols) for r in range(rows)]
+
+
+def _flat_order(out, args, kwargs):
+    """flatten / reshape to 1-D: the values in row-major order, as they are kept."""
+    if not args or len(out.shape) != 1:
+        return None
+    return _vals(args[0])
+
+
 def _round(x):
     return float(round(x))  # torch.round: half to even, like Python's round
 
@@ -136,21 +194,30 @@ FOLDERS = {
     "torch.abs": _unary(abs), "torch.neg": _unary(lambda x: -x), "torch.int": _unary(int),
     "torch.long": _unary(int), "torch.float": _unary(float), "torch.double": _unary(float),
     "torch.diff": _diff, "torch.clone": _unary(lambda x: x), "torch.contiguous": _unary(lambda x: x),
+    "Tensor.__getitem__": _getitem, "torch.stack": _stack_or_cat(True), "torch.cat": _stack_or_cat(False),
+    "torch.t": _transpose_2d, "torch.flatten": _flat_order,
 }
+# Folders that keep the values of a 2-D result (row-major); every other folder computes
+# elementwise and only runs on 0-D and 1-D results.
+_TWO_D = {"torch.stack", "torch.t"}
 
 
 def fold(spec_name: str, out, args, kwargs):
     """`out` with its values when the op and its inputs allow it, else `out` unchanged."""
     fn = FOLDERS.get(spec_name)
-    if fn is None or not isinstance(out, TensorValue) or out.shape is None or len(out.shape) > 1:
+    if fn is None or not isinstance(out, TensorValue) or out.shape is None \
+            or len(out.shape) > (2 if spec_name in _TWO_D else 1):
         return out
-    if any(type(d) is not int for d in out.shape) or (out.shape and out.shape[0] > MAX_ELEMENTS):
+    if any(type(d) is not int for d in out.shape) or math.prod(out.shape) > MAX_ELEMENTS:
         return out
+    if spec_name not in _TWO_D and spec_name not in ("torch.flatten", "torch.tensor") and \
+            any(_shape(a) is not None and len(_shape(a)) > 1 for a in args):
+        return out  # elementwise folders see flat values: 2-D inputs would broadcast wrongly
     try:
         values = fn(out, list(args), dict(kwargs))
     except (ArithmeticError, ValueError, TypeError, OverflowError):
         return out
-    expected = out.shape[0] if out.shape else 1
+    expected = math.prod(out.shape)
     if values is None or len(values) != expected:
         return out
     return TensorValue(out.shape, out.dtype, _cast(values, out.dtype))

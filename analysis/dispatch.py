@@ -483,6 +483,11 @@ def _dict_method(engine, obj, name, args, kwargs):
     return UNKNOWN
 
 
+_STR_NO_ARG = {"lower", "upper", "strip", "lstrip", "rstrip", "capitalize", "title", "casefold",
+               "swapcase", "isdigit", "isidentifier", "isalpha", "isalnum", "isnumeric", "islower",
+               "isupper", "isspace"}
+
+
 def _str_method(s, name, args):
     plain = all(isinstance(a, (int, float, str)) and not isinstance(a, S.Expr) for a in args)
     if name == "format" and plain:
@@ -498,8 +503,8 @@ def _str_method(s, name, args):
     if name in ("split", "rsplit", "replace", "join") and plain and name != "join":
         r = getattr(s, name)(*args)
         return ListVal(r, "list") if isinstance(r, list) else r
-    if name in ("lower", "upper", "strip") and not args:
-        return getattr(s, name)()
+    if name in _STR_NO_ARG and not args:
+        return getattr(s, name)()  # never longer than s
     if name in ("startswith", "endswith") and args and isinstance(args[0], str):
         return getattr(s, name)(args[0])
     return UNKNOWN

@@ -145,3 +145,20 @@ block_args = BlockArgs(3, 1, 16)
 kernel, stride, channels = block_args
 conv = nn.Conv1d(8, block_args.channels, kernel, stride)(torch.randn(2, 8, 12))
 #^ Tensor[2, 16, 10]
+
+
+def center_crop(skip, x):
+    """Sizes computed with tensor arithmetic on shapes (fepegar/unet's decoder)."""
+    skip_shape = torch.tensor(skip.shape)
+    x_shape = torch.tensor(x.shape)
+    crop = skip_shape[2:] - x_shape[2:]
+    half_crop = (crop / 2).int()
+    pad = -torch.stack((half_crop, half_crop)).t().flatten()
+    return F.pad(skip, pad.tolist())
+
+
+cropped = center_crop(torch.randn(1, 8, 36, 40), torch.randn(1, 16, 32, 32))  # pads the last dim by the first pair
+#^ Tensor[1, 8, 28, 36]
+pool_class = getattr(nn, "{}Pool{}d".format("max".capitalize(), 2))
+pooled = pool_class(2)(x)
+#^ Tensor[2, 16, 4, 4]
