@@ -2,7 +2,7 @@
 """Real-world accuracy evaluation of ShapeSense against PyTorch.
 
     python3 eval.py [DIR] [--torch-python PY] [-v] [--only SUBSTR] [--json OUT]
-    python3 eval.py --corpus [ROOT] [--only SUBSTR] [--report OUT.md] [--no-mutants]
+    python3 eval.py --corpus [ROOT] [--only SUBSTR] [--report OUT.md] [--no-mutants] [--no-sizes]
 
 For each model file in DIR (ex_*.py correct examples, tv_*.py torchvision models, bug_*.py
 variants with one real shape bug):
@@ -16,6 +16,10 @@ variants with one real shape bug):
      non-tensor type) per executed (line, name); diagnostics on correct files; and on bug
      files whether an error is on the raising line.
 Details of every non-exact line go to DIR/.eval/details.txt (and to stdout with -v).
+
+Corpus mode also runs each mutant under torch with up to two other input sizes of the same
+rank that the correct file accepts (see other_sizes), to split the no-driver mutant figures
+by whether the injected bug fails for every input size (those a static check must flag).
 """
 from __future__ import annotations
 
@@ -78,6 +82,160 @@ def record(path: str, out_json: str) -> None:
     data = {"seen": [[l, n, sorted(map(list, s))] for (l, n), s in sorted(seen.items())],
             "error_line": error_line, "error_msg": error_msg}
     Path(out_json).write_text(json.dumps(data))
+
+
+def run_all(out_json: str, paths: list[str]) -> None:
+    """Run each file (torch python); record whether it raised, and what."""
+    import runpy
+
+    import torch
+
+    results = {}
+    for path in paths:
+        torch.manual_seed(0)
+        sys.argv = [path]
+        try:
+            with torch.no_grad():
+                runpy.run_path(path, run_name="__main__")
+            results[path] = None
+        except Exception as exc:  # noqa: BLE001 - whether it raises is what is measured
+            results[path] = f"{type(exc).__name__}: {exc}"[:300]
+        except SystemExit:
+            results[path] = None
+    Path(out_json).write_text(json.dumps(results))
+
+
+# ---------------------------------------------------------------- input sizes (does a bug fail for every size?)
+# A mutant "fails for every input size" when torch raises on it with the driver's input and
+# with other input sizes of the same rank that the correct file runs with: the bugs a static
+# check must flag (the others fail only for some sizes). The other sizes move the int
+# literals giving the driver's input shapes (`x = torch.randn(2, 3, 64, 64)`) up or down;
+# a literal the model fixes (3 channels, a sequence length it was built for) is left alone.
+_SIZE_CALLS = {"randn", "rand", "zeros", "ones", "empty", "randint"}
+SIZES_VERSION = "1"  # part of the cache key of size runs: bump when the scheme changes
+
+
+def size_slots(src: str, start: int) -> list[tuple[int, int, int, int]]:
+    """(0-based line, column, end column, value) of each int literal giving the size of an
+    input the driver makes (`x = torch.randn(1, 3, 224, 224)`, `torch.randint(0, 100, (2, 64))`),
+    in source order."""
+    out = []
+    for node in ast.walk(ast.parse(src)):
+        if not (isinstance(node, ast.Assign) and node.lineno - 1 >= start and isinstance(node.value, ast.Call)):
+            continue
+        call = node.value
+        f = call.func
+        if not (isinstance(f, ast.Attribute) and f.attr in _SIZE_CALLS and isinstance(f.value, ast.Name)
+                and f.value.id == "torch"):
+            continue
+        args = call.args[2:3] if f.attr == "randint" else call.args
+        args = list(args) + [k.value for k in call.keywords if k.arg == "size"]
+        if len(args) == 1 and isinstance(args[0], (ast.Tuple, ast.List)):
+            args = args[0].elts
+        for a in args:
+            if isinstance(a, ast.Constant) and type(a.value) is int and a.lineno == a.end_lineno:
+                out.append((a.lineno - 1, a.col_offset, a.end_col_offset, a.value))
+    return sorted(out)
+
+
+def with_sizes(src: str, slots, values) -> str:
+    lines = src.splitlines(keepends=True)
+    for (line, col, end, _), v in sorted(zip(slots, values), reverse=True):
+        lines[line] = lines[line][:col] + str(v) + lines[line][end:]
+    return "".join(lines)
+
+
+def _moved(v: int, direction: str) -> int:
+    return v + max(1, v // 2) if direction == "up" else max(1, v // 2)
+
+
+def run_sizes(sources: dict, torch_py: str, cache: Path, env: dict, cwd: Path) -> dict:
+    """{name: source} -> {name: error text or None}, each run under torch (cached)."""
+    out, todo = {}, {}
+    for name, src in sources.items():
+        h = hashlib.sha256((SIZES_VERSION + src).encode()).hexdigest()[:20]
+        hit = cache / f"size.{h}.json"
+        if hit.exists():
+            out[name] = json.loads(hit.read_text())["error"]
+        else:
+            todo[name] = (h, hit, src)
+    if todo:
+        work = cache / "sizes"
+        work.mkdir(exist_ok=True)
+        paths: dict = {}  # one file per distinct source
+        for name, (h, _, src) in todo.items():
+            p = work / f"v{h}.py"
+            p.write_text(src)
+            paths.setdefault(str(p), []).append(name)
+        got = cache / "sizes" / "run.json"
+        try:
+            subprocess.run([torch_py, str(HERE), "--run-all", str(got), *paths], check=True, env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=1800, cwd=str(cwd))
+            results = json.loads(got.read_text())
+        except (subprocess.SubprocessError, OSError, ValueError):
+            results = {}  # none of them known: their callers count them as undetermined
+        for p, names in paths.items():
+            if p in results:
+                for name in names:
+                    out[name] = results[p]
+                todo[names[0]][1].write_text(json.dumps({"error": results[p]}))
+            Path(p).unlink(missing_ok=True)
+    return out
+
+
+def other_sizes(drv: Path, start: int, torch_py: str, cache: Path, env: dict) -> list[list[int]]:
+    """Up to two other input sizes (values for size_slots) of the same rank the correct file
+    runs with: per direction (up, down), every literal moved, else every group of equal
+    literals (a batch size two inputs share moves together) the file accepts moved alone
+    and all such groups together. Both directions share each torch run (one per phase)."""
+    src = drv.read_text()
+    slots = size_slots(src, start)
+    base = [v for *_, v in slots]
+
+    def moved(direction, keep=lambda v: True):
+        return [_moved(v, direction) if keep(v) else v for v in base]
+
+    def run(variants: dict) -> dict:
+        return run_sizes({k: with_sizes(src, slots, v) for k, v in variants.items()}, torch_py, cache, env,
+                         drv.parent)
+
+    directions = [d for d in ("up", "down") if slots and moved(d) != base]
+    every = {d: moved(d) for d in directions}
+    ran = run(every)
+    found = {d: every[d] for d in directions if d in ran and ran[d] is None}
+    groups = {d: sorted({v for v in base if _moved(v, d) != v}) for d in directions if d not in found}
+    trials = {(d, g): moved(d, lambda v, g=g: v == g) for d, gs in groups.items() for g in gs}
+    ran = run(trials)
+    free = {d: [g for g in gs if ran.get((d, g), "?") is None] for d, gs in groups.items()}
+    joints = {d: moved(d, lambda v, f=tuple(f): v in f) for d, f in free.items() if len(f) > 1}
+    ran = run(joints)
+    for d, f in free.items():
+        if len(f) == 1 or (f and ran.get(d, "?") is None):
+            found[d] = moved(d, lambda v, f=tuple(f): v in f)
+        elif f:
+            found[d] = trials[(d, f[0])]
+    return [found[d] for d in directions if d in found]
+
+
+def fails_for_every_size(mutants: list[Path], start: int, sizes: list, torch_py: str, cache: Path,
+                         env: dict) -> dict:
+    """{mutant file name: True when torch raises on it with each of the other sizes too (it
+    raised with the driver's own), False when one runs, None when there is nothing to try}."""
+    out: dict = {m.name: None for m in mutants}
+    if not sizes or not mutants:
+        return out
+    sources = {}
+    for m in mutants:
+        src = m.read_text()
+        slots = size_slots(src, start)
+        if len(slots) == len(sizes[0]):
+            sources.update({(m.name, i): with_sizes(src, slots, v) for i, v in enumerate(sizes)})
+    runs = run_sizes(sources, torch_py, cache, env, mutants[0].parent)
+    for m in mutants:
+        got = [runs.get((m.name, i), "?") for i in range(len(sizes))]
+        if (m.name, 0) in sources and "?" not in got:
+            out[m.name] = all(err is not None for err in got)
+    return out
 
 
 # ---------------------------------------------------------------- compare mode (shapesense python)
@@ -320,6 +478,7 @@ def corpus_main(argv):
     ap.add_argument("--unknown", default="", help="every unknown or partial line (default ROOT/corpus/unknown.txt)")
     ap.add_argument("--json", default="")
     ap.add_argument("--no-mutants", action="store_true")
+    ap.add_argument("--no-sizes", action="store_true", help="skip running mutants with other input sizes")
     ap.add_argument("--lsp-check", default="", help="comma-separated model ids: hover them over LSP and compare")
     a = ap.parse_args(argv)
     root = Path(a.corpus or os.environ.get("SHAPESENSE_CORPUS") or Path.home() / ".cache" / "shapesense-corpus").expanduser().resolve()
@@ -342,6 +501,7 @@ def corpus_main(argv):
     ids = [m for m in manifest if not only or any(o in m for o in only)]
     results = {}
     wrong_lines, fdiag_lines, missed_lines, unknown_lines, notes = [], [], [], [], []
+    missed_every: list = []  # no-driver mutants failing for every input size, not flagged
     for mid in ids:
         entry = manifest[mid]
         fname = entry.get("file", f"{mid}.py")
@@ -380,8 +540,15 @@ def corpus_main(argv):
                 l0 = dg.span.start[0]
                 fdiag_lines.append(f"- [{mode}] {fname}:{l0 + 1} {dg.severity} {dg.code}: {dg.message[:200]}  — `{src[l0].strip()[:100] if l0 < len(src) else ''}`")
             r[mode] = dict(counts=counts, single=single, diags=len(diags), seconds=round(secs, 2), error=err)
+        every: dict = {}  # mutant file -> fails for every input size (None: undetermined)
+        if not a.no_mutants and not a.no_sizes and entry.get("mutants"):
+            sizes = other_sizes(drv, start, sys.executable, cache, env)
+            every = fails_for_every_size([corpus / "mutants" / mu["file"] for mu in entry["mutants"]],
+                                         start, sizes, sys.executable, cache, env)
+            r["other_sizes"] = sizes
         for mode, sub in (("driver", "mutants"), ("nodriver", "mutants_nd")):
             caught = total = 0
+            split = {"every": [0, 0], "some": [0, 0], "undetermined": 0}  # [flagged, total]
             if not a.no_mutants:
                 for mu in entry.get("mutants", []):
                     total += 1
@@ -389,6 +556,15 @@ def corpus_main(argv):
                     errs = sorted({dg.span.start[0] for dg in (res.diagnostics if res else []) if dg.severity == "error"})
                     ok = mu["torch_error_line"] in errs
                     caught += ok
+                    kind = {True: "every", False: "some"}.get(every.get(mu["file"]))
+                    if kind is None:
+                        split["undetermined"] += 1
+                    else:
+                        split[kind][0] += ok
+                        split[kind][1] += 1
+                    if kind == "every" and not ok and mode == "nodriver":
+                        missed_every.append(f"- {mu['file']}:{mu['torch_error_line'] + 1} ({mu['description']}) "
+                                            f"torch: {mu['torch_error'][:160]}; our error lines {[e + 1 for e in errs]}")
                     by_rule = r.setdefault("rules", {}).setdefault(mu["rule"], {"driver": 0, "nodriver": 0, "total": 0})
                     by_rule[mode] += ok
                     by_rule["total"] += mode == "driver"
@@ -396,9 +572,11 @@ def corpus_main(argv):
                         el = mu["torch_error_line"]
                         missed_lines.append(f"- [{mode}] {mu['file']}:{el + 1} ({mu['description']}; edit at L{mu['line'] + 1}: `{mu['edit'][:90]}`) torch: {mu['torch_error'][:160]}; our error lines {[e + 1 for e in errs]}{' ' + err if err else ''}")
             r[mode]["mutants"] = (caught, total)
+            r[mode]["mutants_by_size"] = split
         results[mid] = r
         print(f"... {mid}: driver {r['driver']['counts']} nodriver {r['nodriver']['counts']} "
-              f"mutants {r['driver']['mutants']} / {r['nodriver']['mutants']}", file=sys.stderr)
+              f"mutants {r['driver']['mutants']} / {r['nodriver']['mutants']} "
+              f"(no driver, every size: {_every_text(*_every_size([r]))})", file=sys.stderr)
     report = corpus_report(results, manifest, notes)
     out_report = Path(a.report) if a.report else corpus / "report.md"
     out_details = Path(a.details) if a.details else corpus / "details.md"
@@ -406,6 +584,7 @@ def corpus_main(argv):
     details = ["# Real-world corpus: details", "", "## Wrong hovers", *(sorted(wrong_lines) or ["(none)"]), "",
                "## Diagnostics on correct files", *(fdiag_lines or ["(none)"]), "",
                "## Mutants not flagged on the raising line", *(missed_lines or ["(none)"]), "",
+               "## No driver: mutants failing for every input size, not flagged", *(missed_every or ["(none)"]), "",
                "## Notes", *([f"- {n}" for n in notes] or ["(none)"]), ""]
     out_details.write_text("\n".join(details))
     out_unknown = Path(a.unknown) if a.unknown else corpus / "unknown.txt"
@@ -414,6 +593,18 @@ def corpus_main(argv):
         Path(a.json).write_text(json.dumps(results, indent=1))
     print(report)
     print(f"report: {out_report}\ndetails: {out_details}\nunknown lines: {out_unknown}")
+
+
+def _every_size(rs) -> tuple[int, int, int]:
+    """(flagged, total) of the no-driver mutants that fail for every input size, and how
+    many mutants could not be run with another size (undetermined)."""
+    splits = [r["nodriver"].get("mutants_by_size") or {"every": [0, 0], "undetermined": 0} for r in rs]
+    return (sum(sp["every"][0] for sp in splits), sum(sp["every"][1] for sp in splits),
+            sum(sp["undetermined"] for sp in splits))
+
+
+def _every_text(flagged, total, undetermined) -> str:
+    return f"{flagged}/{total}" + (f" (+{undetermined} undetermined)" if undetermined else "")
 
 
 def _pct(n, d):
@@ -426,8 +617,8 @@ def corpus_report(results: dict, manifest: dict, notes: list) -> str:
         by_pkg.setdefault(r["package"], []).append(r)
     head = ("| package | files | tensor lines | exact | partial | unknown | WRONG | exact (single-shape) "
             "| no-driver consistent | no-driver WRONG | no-driver unknown | diags (drv/no-drv) "
-            "| mutants flagged (drv) | mutants flagged (no-drv) |")
-    rows = [head, "|" + "---|" * 14]
+            "| mutants flagged (drv) | mutants flagged (no-drv) | no-drv flagged, fails for every size |")
+    rows = [head, "|" + "---|" * 15]
     tot = {}
 
     def add(key, v):
@@ -442,7 +633,9 @@ def corpus_report(results: dict, manifest: dict, notes: list) -> str:
         dg, ndg = sum(r["driver"]["diags"] for r in rs), sum(r["nodriver"]["diags"] for r in rs)
         mc, mt = sum(r["driver"]["mutants"][0] for r in rs), sum(r["driver"]["mutants"][1] for r in rs)
         nc, nt = sum(r["nodriver"]["mutants"][0] for r in rs), sum(r["nodriver"]["mutants"][1] for r in rs)
-        for k, v in (("n", n), ("nn", nn), ("sn", sn), ("se", se), ("dg", dg), ("ndg", ndg), ("mc", mc), ("mt", mt), ("nc", nc), ("nt", nt)):
+        ec, et, eu = _every_size(rs)
+        for k, v in (("n", n), ("nn", nn), ("sn", sn), ("se", se), ("dg", dg), ("ndg", ndg), ("mc", mc), ("mt", mt), ("nc", nc), ("nt", nt),
+                     ("ec", ec), ("et", et), ("eu", eu)):
             add(k, v)
         for k, v in d.items():
             add("d_" + k, v)
@@ -450,20 +643,22 @@ def corpus_report(results: dict, manifest: dict, notes: list) -> str:
             add("nd_" + k, v)
         rows.append(f"| {pkg} | {len(rs)} | {n} | {d['exact']} ({_pct(d['exact'], n)}) | {d['partial']} | {d['unknown']} | {d['wrong']} "
                     f"| {_pct(se, sn)} of {sn} | {nd['consistent']} ({_pct(nd['consistent'], nn)}) | {nd['wrong']} | {nd['unknown']} "
-                    f"| {dg} / {ndg} | {mc}/{mt} | {nc}/{nt} |")
+                    f"| {dg} / {ndg} | {mc}/{mt} | {nc}/{nt} | {_every_text(ec, et, eu)} |")
     t = tot
     rows.append(f"| **total** | {len(results)} | {t.get('n', 0)} | {t.get('d_exact', 0)} ({_pct(t.get('d_exact', 0), t.get('n', 0))}) "
                 f"| {t.get('d_partial', 0)} | {t.get('d_unknown', 0)} | {t.get('d_wrong', 0)} | {_pct(t.get('se', 0), t.get('sn', 0))} of {t.get('sn', 0)} "
                 f"| {t.get('nd_consistent', 0)} ({_pct(t.get('nd_consistent', 0), t.get('nn', 0))}) | {t.get('nd_wrong', 0)} | {t.get('nd_unknown', 0)} "
                 f"| {t.get('dg', 0)} / {t.get('ndg', 0)} | {t.get('mc', 0)}/{t.get('mt', 0)} ({_pct(t.get('mc', 0), t.get('mt', 0))}) "
-                f"| {t.get('nc', 0)}/{t.get('nt', 0)} ({_pct(t.get('nc', 0), t.get('nt', 0))}) |")
-    files = ["", "| file | package | lines | exact | partial | unknown | WRONG | nd consistent | nd WRONG | nd unknown | diags | mutants drv | mutants nd | secs drv / nd |",
-             "|" + "---|" * 14]
+                f"| {t.get('nc', 0)}/{t.get('nt', 0)} ({_pct(t.get('nc', 0), t.get('nt', 0))}) "
+                f"| {_every_text(t.get('ec', 0), t.get('et', 0), t.get('eu', 0))} ({_pct(t.get('ec', 0), t.get('et', 0))}) |")
+    files = ["", "| file | package | lines | exact | partial | unknown | WRONG | nd consistent | nd WRONG | nd unknown | diags | mutants drv | mutants nd | mutants nd, every size | secs drv / nd |",
+             "|" + "---|" * 15]
     for mid, r in results.items():
         c, nc = r["driver"]["counts"], r["nodriver"]["counts"]
         files.append(f"| {mid} | {r['package']} | {r['lines']} | {c.get('exact', 0)} | {c.get('partial', 0)} | {c.get('unknown', 0)} | {c.get('wrong', 0)} "
                      f"| {nc.get('consistent', 0)} | {nc.get('wrong', 0)} | {nc.get('unknown', 0)} | {r['driver']['diags']} / {r['nodriver']['diags']} "
                      f"| {r['driver']['mutants'][0]}/{r['driver']['mutants'][1]} | {r['nodriver']['mutants'][0]}/{r['nodriver']['mutants'][1]} "
+                     f"| {_every_text(*_every_size([r]))} "
                      f"| {r['driver']['seconds']} / {r['nodriver']['seconds']}{' ' + r['driver']['error'] if r['driver']['error'] else ''} |")
     rules: dict = {}
     for r in results.values():
@@ -631,6 +826,8 @@ def lsp_spot_check(paths: list[Path], env: dict) -> tuple[int, int, list[str]]:
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--record":
         record(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) > 1 and sys.argv[1] == "--run-all":
+        run_all(sys.argv[2], sys.argv[3:])
     elif "--corpus" in sys.argv[1:]:
         corpus_main(sys.argv[1:])
     else:
