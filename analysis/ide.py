@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from .values import ListVal, value_key
 from .lower import LOCAL_BITS
+from . import ir
 from .ir import HEADER_NID
 from .frames import reachable
 
@@ -149,6 +150,7 @@ def _collect_facts(host, engine, path, units, by_unit, widen, notes) -> list:
     lines = host.lines(path)
     used = set()
     out: list = []
+    forwards: dict = {}  # class name -> the fact group of its `forward` (top-level classes)
     for unit_key, entries in by_unit.items():
         unit = units.get(unit_key)
         if unit is None:
@@ -163,6 +165,9 @@ def _collect_facts(host, engine, path, units, by_unit, widen, notes) -> list:
                 group = cache[key] = _FactGroup((runs, unit.stamp),
                                                 _placed(facts, unit.spans, lines, unit.shift()))
             out.append((group, unit.shift()))
+            owner, _, method = unit_key.partition(".")
+            if method == "forward":
+                forwards[owner] = group
             continue
         # The module: one group per segment (analysis.lower), so an edit re-places the
         # facts of the statements below it instead of recomputing them.
@@ -187,8 +192,33 @@ def _collect_facts(host, engine, path, units, by_unit, widen, notes) -> list:
                 group = cache[gkey] = _FactGroup((runs, low.stamp),
                                                  _placed(facts, low.spans, lines, seg.offset))
             out.append((group, seg.offset))
+    out.extend(_class_contracts(path, units.get("<module>"), forwards, cache, used, lines))
     for key in [k for k in cache if k[0] == path and k not in used]:
         del cache[key]
+    return out
+
+
+def _class_contracts(path, module, forwards, cache, used, lines) -> list:
+    """[(group, shift)]: on the name of each top-level class, its `forward`'s contract (the
+    hover of `class Stem` is the hover of `def forward`)."""
+    out: list = []
+    if module is None or not forwards:
+        return out
+    for stmt in module.body:
+        group = forwards.get(stmt.name) if isinstance(stmt, ir.ClassDef) else None
+        contract = next((rest for _, rest in group.raw if rest[2] == CONTRACT_ORIGIN), None) if group else None
+        seg = module.spans.by_base.get(stmt.nid >> LOCAL_BITS) if contract else None
+        if seg is None:
+            continue
+        low = seg.lowered
+        key = (path, stmt.name, "<class>")
+        used.add(key)
+        signature = (group.signature, low.stamp)
+        cached = cache.get(key)
+        if cached is None or cached.signature != signature:
+            fact = (stmt.nid, contract[1], CLASS_CONTRACT_ORIGIN, False) + tuple(contract[4:])
+            cached = cache[key] = _FactGroup(signature, _placed([fact], low.spans, lines, seg.offset))
+        out.append((cached, seg.offset))
     return out
 
 
@@ -468,6 +498,7 @@ def _text_with(v, mapping) -> str:
 
 
 CONTRACT_ORIGIN = "the inferred contract"
+CLASS_CONTRACT_ORIGIN = "the inferred contract of forward"  # not annotated: the header is a class's
 _JAX_DIM = re.compile(r"^(?:[A-Za-z_][A-Za-z_0-9]*|\d+)$")
 
 
@@ -605,8 +636,6 @@ def _annotation_fix(f, line, style, has_jax, import_line):
 
 def _import_insertion_line(module_unit) -> int:
     """The line after the file's last top-level import (0 when it has none)."""
-    from . import ir
-
     line = 0
     for stmt in module_unit.body if module_unit is not None else ():
         if isinstance(stmt, (ir.Import, ir.ImportFrom)):

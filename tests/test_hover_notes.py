@@ -122,6 +122,19 @@ def test_symbols_with_defaults_are_filled_in_by_context(tmp_path):
     assert _defaults_shape(contracts[tiny_forward]) == "(x: Tensor[N, 3, H, W]) -> Tensor[N, 10]"
 
 
+def test_the_class_name_shows_the_contract_of_forward(tmp_path):
+    result = _analyze(tmp_path / "model.py", MODEL)
+    lines = MODEL.splitlines()
+    row = lines.index("class Tiny(nn.Module):")
+    on_name = result.fact_at((row, len("class Ti")))
+    assert on_name is not None and on_name.text == "Tiny"
+    assert on_name.shape == "(x: Tensor[N, in_chans, H, W]) -> Tensor[N, num_classes]"
+    assert _defaults_shape(on_name) == "(x: Tensor[N, 3, H, W]) -> Tensor[N, 10]"
+    assert result.fact_at((row, len("class Tiny(nn.Mo"))) is None  # the name only
+    # No jaxtyping fix is offered on a class header.
+    assert not [f for f in result.annotation_fixes() if any(e.span.start[0] == row for e in f.edits)]
+
+
 def test_no_note_without_a_defaulted_symbol_or_with_a_driver(tmp_path):
     text = MODEL.replace("def __init__(self, in_chans=3, dim=48, patch=4, num_heads=4, num_classes=10)",
                          "def __init__(self, in_chans, dim, patch, num_heads, num_classes)")

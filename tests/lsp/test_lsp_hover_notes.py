@@ -74,6 +74,10 @@ async def test_defaults_and_batch_notes_below_the_symbolic_shape(real: LanguageC
     contract = await _hover(real, uri, header)
     assert hover_first_line(contract) == "forward: (x: Tensor[B, dim]) -> Tensor[B, num_classes]"
     assert _below_fence(contract)[0] == "with the defaults: (x: Tensor[B, 64]) -> Tensor[B, 17]"
+    # The class name shows the same contract and variant.
+    on_class = await _hover(real, uri, find_position(SOURCE, "class Head", enc, delta=len("class ")))
+    assert hover_first_line(on_class) == "Head: (x: Tensor[B, dim]) -> Tensor[B, num_classes]"
+    assert _below_fence(on_class)[0] == "with the defaults: (x: Tensor[B, 64]) -> Tensor[B, 17]"
 
     out = find_position(SOURCE, "out = F.avg_pool2d", enc)
     h = await _hover_until(real, uri, out, "out: Tensor[N, C, (H - 2)//2 + 1, (W - 2)//2 + 1]")
