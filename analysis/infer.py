@@ -152,6 +152,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             self_value = None
             if fn is None:
                 fn = module_env.get(key)
+                fn = getattr(fn, "wrapped", fn)  # a def under a decorator of the program
                 if not isinstance(fn, FunctionVal):
                     continue
             else:
@@ -234,6 +235,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         for v in env.values():
             if isinstance(v, ClassVal):
                 for name, m in v.attrs.items():
+                    m = getattr(m, "wrapped", m)  # a def under a decorator of the program
                     if isinstance(m, FunctionVal):
                         out[m.unit_key] = (m, v)
         return out

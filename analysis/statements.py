@@ -10,8 +10,8 @@ from . import ir
 from . import shapes as S
 from .ops.spec import TensorValue
 from .shapes import UNKNOWN
-from .values import (ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, ModuleNS,
-                     NNModule, Obj, Ref, SliceVal, is_tensor, value_key)
+from .values import (BoundMethod, ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, ModuleNS,
+                     NNModule, Obj, PartialVal, Ref, SliceVal, is_tensor, value_key)
 from . import calltrace, datasources, generic, pybuiltins, values
 from .alternatives import OneOf
 from .annotations import shape_from_comment, tensor_from_annotation
@@ -74,8 +74,9 @@ class StatementsMixin:
         if t is ir.While:
             return self.exec_while(frame, s, env)
         if t is ir.FuncDef:
-            env[s.name] = self.make_function(frame, s, env)
-            self.record(frame, s.nid, env[s.name], target=False)
+            fn = self.make_function(frame, s, env)
+            self.record(frame, s.nid, fn, target=False)
+            env[s.name] = self._decorated(frame, s, fn, env)
             return env
         if t is ir.ClassDef:
             env[s.name] = self.make_class(frame, s, env)
@@ -379,6 +380,26 @@ class StatementsMixin:
                          tuple(self._deco_name(frame, d, env) for d in s.decorators))
         return fn
 
+    def _decorated(self, frame, s: ir.FuncDef, fn, env):
+        """`@deco def f` is `f = deco(f)` when `deco` is a function of the program (a
+        wrapper taking `key_namespace=`, a registry): its result replaces `f` if it is a
+        function again. Library decorators (torch.no_grad(), functools.wraps, lru_cache) and
+        staticmethod/classmethod/property keep `f` itself, as does a result the engine
+        cannot call. The wrapped def stays reachable (`wrapped`) for its own analysis."""
+        if not s.decorators or any(name in _METHOD_KINDS for name in fn.decorators):
+            return fn
+        value = fn
+        for d in reversed(s.decorators):
+            deco = self.eval(frame, d, env, record=False)
+            if not isinstance(deco, (FunctionVal, PartialVal, BoundMethod)):
+                continue
+            out = self.call_value(deco, [value], {}, (frame, d))
+            if isinstance(out, (FunctionVal, PartialVal, BoundMethod)):
+                value = out
+        if value is not fn:
+            value.wrapped = fn
+        return value
+
     def _deco_name(self, frame, d, env):
         """A decorator by its last name: "staticmethod", "property", "dataclass", ..."""
         if isinstance(d, ir.Call):
@@ -584,6 +605,7 @@ class StatementsMixin:
         return obj
 
 
+_METHOD_KINDS = {"staticmethod", "classmethod", "property", "cached_property", "setter", "getter", "deleter"}
 _IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | frozenset(sys.builtin_module_names)
 

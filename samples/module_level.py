@@ -1,7 +1,10 @@
 """What libraries do at their top level before the model code: optional imports in
 try/except, compatibility shims under `if hasattr(...)` or a version check, and
 torch.autograd.Function subclasses called through `.apply` (reversible stacks,
-memory-efficient activations). Nothing defined under or after them may go blind."""
+memory-efficient activations), decorators of the program's own (a cache wrapper that takes
+extra keywords, a registry). Nothing defined under or after them may go blind."""
+from functools import wraps
+
 import torch
 from torch import nn
 
@@ -127,6 +130,55 @@ class ReversibleSequence(nn.Module):
         return out
 
 
+MODELS = []
+
+
+def register(fn):
+    MODELS.append(fn)
+    return fn
+
+
+def cache_method(cache_attr, namespace):
+    def inner(fn):
+        @wraps(fn)
+        def wrapper(self, *args, key_namespace=None, fetch=False, **kwargs):
+            cache = getattr(self, cache_attr)
+            key = f"{namespace}:{key_namespace}"
+            if fetch:
+                return cache[key]
+            val = fn(self, *args, **kwargs)
+            setattr(self, cache_attr, {**cache, key: val})
+            return val
+        return wrapper
+    return inner
+
+
+class Hasher(nn.Module):
+    def __init__(self, dim, n_hashes):
+        super().__init__()
+        self._cache = {}
+        self.n_hashes = n_hashes
+        self.dim = dim
+
+    @cache_method("_cache", "buckets")
+    def hash_vectors(self, n_buckets, vecs):
+        rotations = torch.randn(1, vecs.shape[-1], self.n_hashes, n_buckets // 2).expand(vecs.shape[0], -1, -1, -1)
+        rotated = torch.einsum("btf,bfhi->bhti", vecs, rotations)
+       #^ Tensor[2, 3, 5, 2]
+        return torch.cat([rotated, -rotated], dim=-1).argmax(dim=-1)
+
+    @torch.no_grad()
+    def forward(self, x):
+        buckets = self.hash_vectors(4, x, key_namespace=0)
+       #^ Tensor[2, 3, 5]
+        return buckets
+
+
+@register
+def hashed(x):
+    return Hasher(8, 3)(x)
+
+
 class Model(nn.Module):
     def __init__(self, dim=4, depth=2):
         super().__init__()
@@ -145,3 +197,5 @@ class Model(nn.Module):
 model = Model()
 y = model(torch.randn(2, 5, 4))
 #^ Tensor[2, 5, 8]
+b = hashed(y)
+#^ Tensor[2, 3, 5]
