@@ -35,6 +35,8 @@ def to_spec(v):
         return v
     if isinstance(v, generic.DefaultBool):
         return v.default
+    if isinstance(v, generic.DefaultNone):
+        return None
     if isinstance(v, (bool, int, float, str, S.Expr)):
         return v
     if isinstance(v, ListVal):
@@ -151,6 +153,8 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
         generic.record(frame, v, "ranks", (ranks, pins))
         if generic._has_unbatched_form(spec.name):
             generic.record(frame, v, "spatial", True)
+        if spec.name in generic.INDEX_INPUT_OPS and s_args and s_args[0] is v:
+            generic.record(frame, v, "integer", True)  # token ids: the input is an index tensor
         if same is None:
             same = v if preserving else generic.derived_from(v, kept)
     return same
@@ -878,6 +882,8 @@ def _known_value(v):
 def _identity(a, b):
     if a is UNKNOWN or b is UNKNOWN:
         return UNKNOWN
+    if isinstance(a, generic.DefaultNone) or isinstance(b, generic.DefaultNone):
+        return UNKNOWN  # None by default, a value when the model is built with one
     if a is None or b is None:
         return a is b
     if isinstance(a, bool) and isinstance(b, bool):

@@ -432,11 +432,15 @@ class ExpressionsMixin:
                     undecided.append(v)
             else:
                 if t is True:
+                    if len(undecided) == 1 and isinstance(undecided[0], generic.DefaultNone):
+                        return self.join(undecided[0], v)  # `dim_out = dim_out or dim`
                     return v if not undecided else UNKNOWN
                 if t is None:
                     undecided.append(v)
             last = v
         if undecided:
+            if node.op == "or" and len(undecided) == 1 and isinstance(undecided[0], generic.DefaultNone):
+                return self.join(undecided[0], last)  # `dim_out = dim_out or dim`
             conds = [u for u in undecided if isinstance(u, S.Cond)]
             if len(conds) == len(undecided):
                 return S.and_(*conds) if node.op == "and" else S.or_(*conds)
@@ -447,8 +451,8 @@ class ExpressionsMixin:
         """True / False when known, else None. Symbolic conditions go to the solver."""
         if isinstance(v, bool):
             return v
-        if isinstance(v, generic.DefaultBool):
-            return None  # a default flag of a generic instance: both ways
+        if isinstance(v, (generic.DefaultBool, generic.DefaultNone)):
+            return None  # a default flag or None of a generic instance: both ways
         if v is None:
             return False
         if isinstance(v, int):
@@ -531,6 +535,9 @@ class ExpressionsMixin:
     def join(self, a, b):
         if a is b:
             return a
+        if isinstance(a, generic.DefaultNone) or isinstance(b, generic.DefaultNone):
+            none, other = (a, b) if isinstance(a, generic.DefaultNone) else (b, a)
+            return none.join(other, generic.context_notes(self, "defaults"))
         if isinstance(a, TensorValue) and isinstance(b, TensorValue):
             if a == b:
                 return a

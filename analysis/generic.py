@@ -24,13 +24,16 @@ from dataclasses import dataclass
 from . import ir
 from .frames import reachable
 from . import shapes as S
-from .ops.spec import OpContext, ShapeError, TensorValue, Unknowable, run_spec
+from .ops.spec import Dtype, OpContext, ShapeError, TensorValue, Unknowable, run_spec
 from .shapes import UNKNOWN
 
 MAX_RANK = 6
 # Names for the dims of an input whose body does not name them, by rank.
 _CONVENTIONAL = {1: ("N",), 2: ("N", "C"), 3: ("N", "C", "L"), 4: ("N", "C", "H", "W"),
                  5: ("N", "C", "D", "H", "W")}
+# Ops whose input holds indices: an input first used by one is an int64 tensor.
+INDEX_INPUT_OPS = {"torch.nn.Embedding", "torch.nn.functional.embedding", "torch.nn.EmbeddingBag",
+                   "torch.nn.functional.embedding_bag", "torch.nn.functional.one_hot"}
 # ... and of one no conv-like op uses (token ids into an Embedding, a sequence of features).
 _SEQUENCE = {2: ("B", "T"), 3: ("B", "T", "C")}
 
@@ -40,6 +43,8 @@ def generic_hyperparameter(name: str, default, defaults: dict | None = None):
     context's record, see context_notes) learns the default a symbol stands for."""
     if default is UNKNOWN:
         return S.sym(name)
+    if default is None:
+        return DefaultNone(name)
     if isinstance(default, bool):
         return DefaultBool(default)
     if isinstance(default, int) and not isinstance(default, S.Expr) and default >= 1:
@@ -63,6 +68,36 @@ class DefaultBool:
         return ("default-bool", self.default)
 
 
+class DefaultNone:
+    """A `None` default of a class nobody builds (`num_classes=None`, then `if num_classes
+    is None: num_classes = 1000`): a test on it runs both ways, since the real model may be
+    built with a value; where the two ways meet, a number joins to the parameter's symbol
+    (the number is its default), anything else to what the None way made of it. A spec it
+    is passed to sees None."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def structural_key(self, key):
+        return ("default-none", self.name)
+
+    def join(self, other, defaults: dict | None = None):
+        """The value after `if p is None: p = other` (or `p or other`)."""
+        if other is None or other is self:
+            return self
+        if isinstance(other, DefaultNone):
+            return UNKNOWN
+        if isinstance(other, bool):
+            return UNKNOWN
+        if isinstance(other, (int, S.Expr)):  # a number or a dim expression
+            if defaults is not None and not isinstance(other, S.Expr):
+                defaults[self.name] = other
+            return S.sym(self.name)
+        return other
+
+
 @dataclass(frozen=True)
 class RankProbe(TensorValue):
     """An input tensor of unknown rank whose uses are being recorded (first run)."""
@@ -83,6 +118,8 @@ def is_probe(v) -> bool:
 def record(frame, probe: RankProbe, kind: str, data) -> None:
     """Note a use of the probe in the entry of the frame that made it."""
     if probe.derived:  # only the rank carries over to the input
+        if kind == "integer":
+            return  # about a tensor computed from the input, not the input
         shift = probe.offset
         if kind == "unpack":
             kind, data = "ranks", (frozenset({len(data) - shift} - _NEGATIVE), {})
@@ -302,6 +339,7 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None)
     names = None
     pin_sets = []
     spatial = False  # a conv, pool or pad used it (the names then say N, C, H, W)
+    integer = False  # an Embedding used it: token ids
     for kind, data in uses:
         if kind == "ranks":
             admitted, pins = data
@@ -312,6 +350,8 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None)
             names = names or data
         elif kind == "spatial":
             spatial = True
+        elif kind == "integer":
+            integer = True
     if not ranks:
         return None  # the uses disagree: say nothing
     if len(ranks) != 1:
@@ -332,7 +372,7 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None)
             dims[i] = values.pop()
     if batch is not None and rank and isinstance(dims[0], S.Expr) and _batch_assumed(uses, rank):
         batch[param] = names[0]
-    return TensorValue(tuple(dims))
+    return TensorValue(tuple(dims), Dtype("int64") if integer else None)
 
 
 def _batch_assumed(uses: list, rank: int) -> bool:
@@ -341,7 +381,7 @@ def _batch_assumed(uses: list, rank: int) -> bool:
     batched rank only, but keeps the pins of every rank it admitted (admitted_ranks)."""
     picked = False
     for kind, data in uses:
-        if kind == "spatial":
+        if kind in ("spatial", "integer"):
             continue
         if kind != "ranks":
             return False  # `B, C, H, W = x.shape`: the code itself fixes the rank

@@ -374,9 +374,19 @@ def _contract(engine, unit_key, entries, widened, notes=((), ())):
             _notes_for(values, notes, lambda text: _contract_text(shown, result, text)))
 
 
+_INDEX_MARK = " (int64)"
+
+
+def _index_mark(v) -> str:
+    """An input the body uses as indices (token ids into an Embedding) says so: a float
+    tensor there fails, and the inserted annotation must be Int[...]."""
+    return _INDEX_MARK if isinstance(v, TensorValue) and v.dtype == "int64" else ""
+
+
 def _contract_text(shown, result, text=value_text) -> str:
     """`(x: Tensor[N, 3, H, W]) -> Tensor[N, num_classes]`, each value written by `text`."""
-    args = ", ".join(f"{n}: {text(v)}" if isinstance(v, (TensorValue, ListVal)) else n for n, v in shown)
+    args = ", ".join(f"{n}: {text(v)}{_index_mark(v)}" if isinstance(v, (TensorValue, ListVal)) else n
+                     for n, v in shown)
     tail = f" -> {text(result)}" if isinstance(result, (TensorValue, ListVal)) else ""
     return f"({args}){tail}"
 
@@ -513,7 +523,7 @@ def _jax_dims(shape: str):
     return " ".join(dims)
 
 
-def _contract_fix(f, line, has_jax, import_line):
+def _contract_fix(f, line, has_jax, import_line, jax_names=frozenset({"Float"})):
     """Annotate a one-line def header with its contract: each tensor parameter and the
     result whose dims are names or ints (jaxtyping reads them back as the same symbols)."""
     header = line.rstrip("\r\n")
@@ -522,8 +532,11 @@ def _contract_fix(f, line, has_jax, import_line):
     contract = f.shape
     params_text, _, result_text = contract.partition(" -> ")
     edits = []
+    kinds = set()
     for part in split_top(params_text[1:-1]):
         name, sep, shape = part.partition(": ")
+        kind = "Int" if shape.endswith(_INDEX_MARK) else "Float"
+        shape = shape[:-len(_INDEX_MARK)] if kind == "Int" else shape
         dims = _jax_dims(shape) if sep else None
         if dims is None:
             continue
@@ -531,18 +544,24 @@ def _contract_fix(f, line, has_jax, import_line):
         if m is None:
             continue
         at = m.end(1)
-        edits.append(TextEdit(Span((f.span.start[0], at), (f.span.start[0], at)), f': Float[Tensor, "{dims}"]'))
+        edits.append(TextEdit(Span((f.span.start[0], at), (f.span.start[0], at)), f': {kind}[Tensor, "{dims}"]'))
+        kinds.add(kind)
     dims = _jax_dims(result_text) if result_text else None
     if dims is not None and "->" not in header:
         close = header.rstrip().rfind(")")
         if close > 0:
             at = close + 1
             edits.append(TextEdit(Span((f.span.start[0], at), (f.span.start[0], at)), f' -> Float[Tensor, "{dims}"]'))
+            kinds.add("Float")
     if not edits:
         return None
+    here = (import_line, 0)
     if not has_jax:
-        here = (import_line, 0)
-        edits.insert(0, TextEdit(Span(here, here), "from jaxtyping import Float\nfrom torch import Tensor\n"))
+        names = ", ".join(sorted(kinds))
+        edits.insert(0, TextEdit(Span(here, here), f"from jaxtyping import {names}\nfrom torch import Tensor\n"))
+    elif kinds - set(jax_names):  # jaxtyping is imported, but not Int (or Float)
+        names = ", ".join(sorted(kinds - set(jax_names)))
+        edits.insert(0, TextEdit(Span(here, here), f"from jaxtyping import {names}\n"))
     return Fix(f"Annotate {f.text} with its inferred shapes (jaxtyping)", tuple(edits), "refactor.rewrite")
 
 
@@ -571,7 +590,9 @@ def _origin_text(vals) -> str:
 def _annotation_maker(host, path, result, style):
     """A function making one "annotate" fix per assignment target whose shape is fully
     known. It keeps only data that no later edit mutates, so it can run on another thread."""
-    has_jax = "jaxtyping" in (host.text(path) or "")
+    text = host.text(path) or ""
+    has_jax = "jaxtyping" in text
+    jax_names = set(re.findall(r"\b[A-Z][A-Za-z0-9]*\b", " ".join(re.findall(r"from jaxtyping import ([^\n]+)", text))))
     lines = host.lines(path)  # parso's split: the same rule as LSP (\n, \r\n, \r)
     import_line = _import_insertion_line(host.units(path).get("<module>"))
 
@@ -579,7 +600,7 @@ def _annotation_maker(host, path, result, style):
         out = []
         for f in result.facts:
             if f.origin == CONTRACT_ORIGIN:
-                fix = _contract_fix(f, lines[f.span.start[0]], has_jax, import_line) \
+                fix = _contract_fix(f, lines[f.span.start[0]], has_jax, import_line, jax_names) \
                     if style == "jaxtyping" and f.span.start[0] < len(lines) else None
                 if fix is not None:
                     out.append(fix)
