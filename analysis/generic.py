@@ -19,6 +19,7 @@ every value, never a warning (dispatch.run_op).
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from . import ir
@@ -189,6 +190,54 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
 
 
 # A trial dim's value where an op branches on it: large, and divisible by 2..16.
+# -- admitted ranks, cached ---------------------------------------------------------------------
+# Every probing run tries each op on trial inputs of every rank: the same op with the same
+# hyperparameters (a LeNet's Conv2d(1, 6, 5) in every copy of it, the same layer after an
+# edit elsewhere) gives the same answer, so answers are kept per (spec, the other arguments,
+# the layer's attributes), when all of those are plain values. Answers are read-only.
+_RANKS_CACHE: "OrderedDict[tuple, tuple]" = OrderedDict()
+_RANKS_CACHE_SIZE = 4096
+_uncached_admitted_ranks = admitted_ranks
+
+
+def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):  # noqa: F811
+    try:
+        key = (id(spec), spec.name, tuple(_trial_key(a, probe) for a in args),  # specs live as long as the process
+               tuple((k, _trial_key(v, probe)) for k, v in kwargs.items()),
+               None if forward_attrs is None else
+               tuple((k, _trial_key(v, probe)) for k, v in forward_attrs.items()))
+        hash(key)
+    except (_NoKey, TypeError, RecursionError):
+        return _uncached_admitted_ranks(spec, args, kwargs, probe, forward_attrs)
+    hit = _RANKS_CACHE.get(key)
+    if hit is None:
+        hit = _RANKS_CACHE[key] = _uncached_admitted_ranks(spec, args, kwargs, probe, forward_attrs)
+        if len(_RANKS_CACHE) > _RANKS_CACHE_SIZE:
+            _RANKS_CACHE.popitem(last=False)
+    else:
+        _RANKS_CACHE.move_to_end(key)
+    return hit
+
+
+class _NoKey(Exception):
+    pass
+
+
+def _trial_key(v, probe):
+    """What an op spec can read of a value, as a hashable key (_NoKey: not a plain value)."""
+    if v is probe:
+        return ("<probe>",)
+    if isinstance(v, RankProbe):
+        return ("tensor", None, v.dtype)  # another probe: a tensor of unknown rank to the spec
+    if isinstance(v, TensorValue):
+        return ("tensor", type(v), v.shape, v.dtype, v.values, v.strides)
+    if v is None or v is UNKNOWN or isinstance(v, (bool, int, float, str, S.Expr)):
+        return (type(v), v)
+    if type(v) is tuple:
+        return ("tuple",) + tuple(_trial_key(x, probe) for x in v)
+    raise _NoKey
+
+
 _LARGE_DIM = 720720
 
 
