@@ -152,8 +152,12 @@ class AnalysisHost:
                 if cand in self.files or os.path.isfile(cand):
                     return cand
         if level == 0 and dotted:
-            # An installed library first: asking jedi costs a subprocess start.
-            return self.libraries.resolve(dotted) or self._resolve_with_jedi(from_path, dotted)
+            # An installed library first: asking jedi costs a subprocess start (and an
+            # import inside a library never means a workspace file: jedi is not asked).
+            found = self.libraries.resolve(dotted)
+            if found is None and not self.is_library(from_path):
+                found = self._resolve_with_jedi(from_path, dotted)
+            return found
         return None
 
     def is_library(self, path: str) -> bool:

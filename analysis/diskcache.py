@@ -153,6 +153,41 @@ def _spans_in(flat) -> dict:
     return {nid: ((a, b), (c, d)) for nid, a, b, c, d in zip(it, it, it, it, it)}
 
 
+class _LazyUnit(ir.Unit):
+    """A function unit restored from the cache, decoded the first time it is read: a model
+    file reaches a few defs of each library module it imports, and decoding every body
+    would cost as much as the rest of a warm open."""
+
+    def __init__(self, key: str, raw: list, anchor):  # (not the dataclass __init__)
+        self.key, self.kind, self.line_shift, self.anchor = key, "function", 0, anchor
+        self.stamp = next(lower._STAMPS)
+        self._raw = raw  # [body, params, spans] as stored
+
+    def _decoded(self, name: str):
+        d = self.__dict__
+        if "_raw" in d:
+            body, params, spans = d["_raw"]
+            body, params = decode(body), decode(params)
+            if type(body) is not tuple or type(params) is not tuple:
+                raise CorruptEntry("unit")
+            d["_spans"] = _spans_in(spans)
+            d["_body"], d["_params"], d["_digest"] = body, params, lower._digest((body, params))
+            del d["_raw"]
+        return d[name]
+
+    def _set(name):  # noqa: N805 - a helper of the class body
+        def setter(self, value):
+            self._decoded(name)
+            self.__dict__[name] = value
+        return setter
+
+    body = property(lambda self: self._decoded("_body"), _set("_body"))
+    params = property(lambda self: self._decoded("_params"), _set("_params"))
+    spans = property(lambda self: self._decoded("_spans"), _set("_spans"))
+    digest = property(lambda self: self._decoded("_digest"), _set("_digest"))
+    del _set
+
+
 # -- entries ---------------------------------------------------------------------------------
 def _entry(tree, lower_cache: dict) -> dict:
     """What is stored for a file: per segment its place and its lowering, with every line
@@ -185,8 +220,10 @@ def _entry(tree, lower_cache: dict) -> dict:
     return {"segments": segments, "defs": defs}
 
 
-def _restore(tree, lower_cache: dict, text: str, entry: dict) -> None:
-    """Fill an empty SyntaxTree and lowering cache from an entry (raises CorruptEntry)."""
+def _restore(tree, lower_cache: dict, text: str, entry: dict, lazy: bool = False) -> None:
+    """Fill an empty SyntaxTree and lowering cache from an entry (raises CorruptEntry).
+    `lazy`: function units are decoded when first read (library files, where most defs are
+    never reached; every def of a workspace file is analysed, so it is decoded now)."""
     lines = split_lines(text, keepends=True)
     segs = []
     at = 1
@@ -204,11 +241,14 @@ def _restore(tree, lower_cache: dict, text: str, entry: dict) -> None:
             raise CorruptEntry("segment body")
         low.spans = _spans_in(spans)
         for key, ubody, params, uspans in units:
-            ubody, params = decode(ubody), decode(params)
-            if type(key) is not str or type(ubody) is not tuple or type(params) is not tuple:
+            if type(key) is not str:
                 raise CorruptEntry("unit")
-            unit = ir.Unit(key, "function", ubody, params, _spans_in(uspans), lower._digest((ubody, params)),
-                           0, next(lower._STAMPS), seg)
+            unit = _LazyUnit(key, [ubody, params, uspans], seg) if lazy else ir.Unit(
+                key, "function", decode(ubody), decode(params), _spans_in(uspans), "", 0, next(lower._STAMPS), seg)
+            if not lazy:
+                if type(unit.body) is not tuple or type(unit.params) is not tuple:
+                    raise CorruptEntry("unit")
+                unit.digest = lower._digest((unit.body, unit.params))
             low.fn_units[key] = unit
             units_by_key[key] = unit
         low.stamp = next(lower._STAMPS)
@@ -271,9 +311,9 @@ class UnitCache:
         name = h.hexdigest()
         return os.path.join(self.units_dir, _safe_bucket(bucket), name[:2], name + ".json")
 
-    def restore(self, tree, lower_cache: dict, text: str, bucket: str = "files") -> bool:
+    def restore(self, tree, lower_cache: dict, text: str, bucket: str = "files", lazy: bool = False) -> bool:
         """Fill an empty tree and lowering cache from the stored entry for `text`; False on
-        a miss (nothing changed then)."""
+        a miss (nothing changed then). `lazy`: see _restore."""
         if not self.enabled:
             return False
         path = self._file(text, bucket)
@@ -286,7 +326,7 @@ class UnitCache:
         try:
             entry = _parse_entry(data)
             fresh_cache: dict = {}
-            _restore(tree, fresh_cache, text, entry)
+            _restore(tree, fresh_cache, text, entry, lazy)
         except (CorruptEntry, ValueError, TypeError, KeyError, IndexError, RecursionError) as exc:
             log.info("ShapeSense: ignoring a bad cache entry %s: %s", path, exc)
             tree.segments = tree.lines = tree.text = None
@@ -451,7 +491,8 @@ def lowered_units(cache: UnitCache | None, state, log: list, distribution=None) 
     `distribution()`: "name-version" of the library the file belongs to, or None."""
     first = state.tree.segments is None
     bucket = (distribution() if first and cache is not None and distribution else None) or "files"
-    restored = first and cache is not None and cache.restore(state.tree, state.lower_cache, state.text, bucket)
+    restored = first and cache is not None and cache.restore(state.tree, state.lower_cache, state.text, bucket,
+                                                             lazy=bucket != "files")
     if restored:
         log.append("cache")
     segments = state.tree.update(state.text, log)

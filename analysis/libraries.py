@@ -60,6 +60,7 @@ class LibraryResolver:
         self.paths = tuple(p for p in paths if not any(_inside(e, p) for e in excluded))
         self._cache: dict = {}
         self._dists: dict = {}  # folder -> {top-level package: (requires torch, "name-version")}
+        self._roots: dict = {}  # (folder, top-level package) -> (requires torch, "name-version")
         self._listings: dict = {}  # folder -> the names in it (has_top_level)
 
     def resolve(self, dotted: str) -> str | None:
@@ -85,23 +86,33 @@ class LibraryResolver:
         """Does the distribution that installed package `root` depend on torch? A library
         that does not (a logger, a config parser) defines no tensor shapes, and reading its
         source would only cost time: it stays opaque. Unknown distributions are read."""
-        return self._index(base).get(root, (True, None))[0]
+        return self._distribution_of(base, root)[0]
 
-    def _index(self, base: str) -> dict:
-        index = self._dists.get(base)
-        if index is None:
-            index = self._dists[base] = _distributions(base)
-        return index
+    def _distribution_of(self, base: str, root: str) -> tuple:
+        """(requires torch, "name-version") of the wheel in `base` that installed `root`:
+        the dist-info named like the package when its RECORD lists it (one file read, not
+        every dist-info of a site-packages with hundreds), else all of them, once."""
+        found = self._roots.get((base, root))
+        if found is None:
+            found = _named_distribution(base, root)
+            if found is None:
+                index = self._dists.get(base)
+                if index is None:
+                    index = self._dists[base] = _distributions(base)
+                found = index.get(root, (True, None))
+            self._roots[(base, root)] = found
+        return found
 
     def distribution(self, path: str) -> str | None:
         """"name-version" of the installed distribution a library file belongs to (the disk
         cache files its entries by it), else None (not a library file, or not from a wheel)."""
-        for base in self.paths:
-            if _inside(path, base):
-                root = os.path.relpath(path, base).split(os.sep)[0]
-                root = root[:-3] if root.endswith(".py") else root
-                return self._index(base).get(root, (True, None))[1]
-        return None
+        bases = [b for b in self.paths if _inside(path, b)]
+        if not bases:
+            return None
+        base = max(bases, key=len)  # site-packages, not the lib folder holding it
+        root = os.path.relpath(path, base).split(os.sep)[0]
+        root = root[:-3] if root.endswith(".py") else root
+        return self._distribution_of(base, root)[1]
 
     def has_top_level(self, root: str) -> bool:
         """Is there a module or package `root` in any form (source, compiled, a folder) on
@@ -137,25 +148,55 @@ def _distributions(base: str) -> dict:
     except OSError:
         return out
     for info in infos:
-        folder = os.path.join(base, info)
-        try:
-            with open(os.path.join(folder, "METADATA"), encoding="utf-8", errors="replace") as f:
-                meta = f.read(200_000)
-            with open(os.path.join(folder, "RECORD"), encoding="utf-8", errors="replace") as f:
-                record = f.read(2_000_000)
-        except OSError:
+        read = _read_distribution(base, info)
+        if read is None:
             continue
-        torch = any(line.split(":", 1)[1].strip().split(";")[0].strip().lower().startswith(("torch", "pytorch"))
-                    and "extra ==" not in line
-                    for line in meta.splitlines() if line.lower().startswith("requires-dist:"))
-        torch = torch or info.lower().startswith(("torch", "pytorch"))
-        dist = info[:-len(".dist-info")]
-        for line in record.splitlines():
-            top = line.split(",", 1)[0].split("/", 1)[0]
-            if top and not top.endswith((".dist-info", ".data")) and top != "..":
-                top = top[:-3] if top.endswith(".py") else top
-                out[top] = (out.get(top, (False, dist))[0] or torch, dist)
+        torch, dist, tops = read
+        for top in tops:
+            out[top] = (out.get(top, (False, dist))[0] or torch, dist)
     return out
+
+
+def _named_distribution(base: str, root: str):
+    """(requires torch, "name-version") of a dist-info in `base` named like package `root`
+    whose RECORD installed it, else None."""
+    want = _normal(root)
+    try:
+        infos = [n for n in os.listdir(base) if n.endswith(".dist-info") and _normal(n.split("-", 1)[0]) == want]
+    except OSError:
+        return None
+    for info in infos:
+        read = _read_distribution(base, info)
+        if read is not None and root in read[2]:
+            return read[0], read[1]
+    return None
+
+
+def _normal(name: str) -> str:
+    return name.lower().replace("-", "_").replace(".", "_")
+
+
+def _read_distribution(base: str, info: str):
+    """(requires torch, "name-version", its top-level packages) from one `*.dist-info`'s
+    name, METADATA and RECORD (which files it installed); None if unreadable."""
+    folder = os.path.join(base, info)
+    try:
+        with open(os.path.join(folder, "METADATA"), encoding="utf-8", errors="replace") as f:
+            meta = f.read(200_000)
+        with open(os.path.join(folder, "RECORD"), encoding="utf-8", errors="replace") as f:
+            record = f.read(2_000_000)
+    except OSError:
+        return None
+    torch = any(line.split(":", 1)[1].strip().split(";")[0].strip().lower().startswith(("torch", "pytorch"))
+                and "extra ==" not in line
+                for line in meta.splitlines() if line.lower().startswith("requires-dist:"))
+    torch = torch or info.lower().startswith(("torch", "pytorch"))
+    tops = set()
+    for line in record.splitlines():
+        top = line.split(",", 1)[0].split("/", 1)[0]
+        if top and not top.endswith((".dist-info", ".data")) and top != "..":
+            tops.add(top[:-3] if top.endswith(".py") else top)
+    return torch, info[:-len(".dist-info")], tops
 
 
 
