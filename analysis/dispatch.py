@@ -75,6 +75,8 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
         if engine.probing:
             return "soft", "", ()  # a probing run only records how inputs are used
         verdict, cex, core = solver.check(frame.assumptions, cond, engine.timeout_ms)
+        if verdict == "unsat" and _rests_on_soft(engine, frame, cond):
+            return "soft", "", ()  # fails only under assumptions a joined path may have made
         if verdict == "contingent" and not cond.symbols() <= frame.hard_syms:
             # Symbols the user never declared (from unknown inputs) only give errors.
             verdict = "soft"
@@ -117,9 +119,25 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
             engine.report(site, "warning", w.code, message, _related(engine, site, args, module))
         for cond in ctx.assumed:
             frame.assumptions.append((cond, ((frame.path, frame.unit.key), site[1].nid) if site else None))
+        for cond in ctx.soft_assumed:
+            engine.soft_conditions.add(cond)
+            frame.assumptions.append((cond, ((frame.path, frame.unit.key), site[1].nid) if site else None))
         # Conditions the solver could not refute but did not warn about are assumed too:
         # later uses that contradict them are must-fail errors.
     return from_spec(out)
+
+
+def _rests_on_soft(engine, frame, cond) -> bool:
+    """Is an unsat verdict due to soft assumptions (requirements on made-up symbols)? They
+    make later lines exact, but an error needs the condition to fail without them."""
+    soft = engine.soft_conditions
+    if not soft:
+        return False
+    hard = [a for a in frame.assumptions if a[0] not in soft]
+    if len(hard) == len(frame.assumptions):
+        return False
+    verdict, _, _ = solver.check(hard, cond, engine.timeout_ms)
+    return verdict != "unsat"
 
 
 def _has_unknown_value(s_args, s_kwargs, module) -> bool:

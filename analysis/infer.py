@@ -57,6 +57,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.rerun_globals: set = set()
         self.unchanged_ids: set = set()
         self.called_units: set = set()
+        self.soft_conditions: set = set()  # requirements on made-up symbols (dispatch._rests_on_soft)
         self.probing = 0  # > 0 while a generic context's inputs are being probed (generic.py)
         self.probe_base: list = []  # stack depth at the start of each probing run
         self.probe_record: list | None = None  # the probe entries of a generic run (memo.py)

@@ -190,6 +190,7 @@ class OpContext:
     checker: Callable | None = None
     warnings: list = field(default_factory=list)
     assumed: list = field(default_factory=list)  # conditions assumed true after a warning
+    soft_assumed: list = field(default_factory=list)  # ... and on made-up symbols (no warning)
     call_hook: Callable | None = None  # dispatch for ctx.call (set by the engine)
 
     # -- preconditions ------------------------------------------------------------------
@@ -208,8 +209,9 @@ class OpContext:
             self.assumed.append(cond)
         elif verdict == "soft":
             # On symbols the analysis made up: no warning, but what the op needs of them
-            # holds after it (`H >= kernel_size`), so later lines are exact in them.
-            self.assumed.append(cond)
+            # holds after it (`H >= kernel_size`), so later lines are exact in them (never
+            # the ground of an error: a path the analysis joined may be one no run takes).
+            self.soft_assumed.append(cond)
 
     def fail(self, code: str, message: str, repair: dict | None = None):
         raise ShapeError(code, message, repair)
