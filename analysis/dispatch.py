@@ -20,6 +20,7 @@ from .limits import format_too_big, replace_too_big
 from .values import alike, too_many
 from . import datasources, generic
 from .constant_values import fold, item
+from .ops.tensor_attrs import LegacyTypeName
 
 _DTYPES = {"float32": "float32", "float": "float32", "float64": "float64", "double": "float64",
            "float16": "float16", "half": "float16", "bfloat16": "bfloat16", "int64": "int64",
@@ -31,7 +32,7 @@ _DTYPES = {"float32": "float32", "float": "float32", "float64": "float64", "doub
 # Spec-level conversion
 # =========================================================================================
 def to_spec(v):
-    if isinstance(v, (TensorValue, Dtype)) or v is None or v is UNKNOWN or v is Ellipsis:
+    if isinstance(v, (TensorValue, Dtype, LegacyTypeName)) or v is None or v is UNKNOWN or v is Ellipsis:
         return v
     if isinstance(v, generic.DefaultBool):
         return v.default
@@ -908,6 +909,8 @@ def _identity(a, b):
         return a is b
     if isinstance(a, (Instance, NNModule, Container, ListVal, DictVal)) and isinstance(b, (Instance, NNModule, Container, ListVal, DictVal)):
         return a is b
+    if isinstance(a, Ref) and isinstance(b, Ref):
+        return pybuiltins.same_ref(a, b)
     return UNKNOWN
 
 

@@ -359,6 +359,70 @@ def _anyall(pick):
     return f
 
 
+def _callable(engine, args, kwargs, site):
+    """callable(v): `default(arg)` helpers call a default that is a function or a class."""
+    from .dispatch import is_some_float
+    from .ops.spec import REGISTRY
+    from .values import (BoundMethod, BoundRef, ClassVal, FunctionVal, Instance, NNModule, PartialVal,
+                         TensorValue)
+    if len(args) != 1 or kwargs:
+        return UNKNOWN
+    v = args[0]
+    if isinstance(v, (FunctionVal, BoundMethod, ClassVal, PartialVal, BoundRef, NNModule, Container)):
+        return True  # every nn.Module is callable (Module.__call__)
+    if v is None or isinstance(v, (bool, int, float, str, S.Expr, ListVal, DictVal, TensorValue)) \
+            or is_some_float(v):
+        return False
+    if isinstance(v, Instance):
+        if v.cls.is_module() or v.cls.lookup("__call__") is not None:
+            return True
+        return False if not v.cls.builtin_bases() and all(isinstance(b, ClassVal) for c in v.cls.mro()
+                                                          for b in c.bases) else UNKNOWN
+    if isinstance(v, Ref) and (v.name in REGISTRY or v.name in _TABLE):
+        return True  # a modelled function or layer
+    return UNKNOWN
+
+
+_TYPE_NAMES = {bool: "bool", int: "int", float: "float", str: "str", type(None): "NoneType"}
+
+
+def _type(engine, args, kwargs, site):
+    """type(v) of a value whose type is known: `type(heads) is not tuple`."""
+    from .values import ClassVal, Instance, NNModule, TensorValue
+    if len(args) != 1 or kwargs:
+        return UNKNOWN
+    v = args[0]
+    if type(v) in _TYPE_NAMES:
+        return Ref("builtins." + _TYPE_NAMES[type(v)])
+    if isinstance(v, S.Expr):
+        return Ref("builtins.int")
+    if isinstance(v, ListVal) and not isinstance(v, NamedTupleVal) and v.kind in ("list", "tuple", "set"):
+        return Ref("builtins." + v.kind)
+    if isinstance(v, DictVal):
+        return Ref("builtins.dict")
+    if isinstance(v, Instance):
+        return v.cls
+    if isinstance(v, NNModule):
+        return Ref(v.name)
+    if isinstance(v, TensorValue):
+        return Ref("torch.Tensor")  # nn.Parameter is a tensor too, but its type is Parameter
+    return UNKNOWN
+
+
+_BUILTIN_TYPES = {"builtins." + n for n in ("bool", "int", "float", "str", "NoneType", "list", "tuple",
+                                             "set", "dict", "frozenset", "bytes", "complex")}
+
+
+def same_ref(a: Ref, b: Ref):
+    """`a is b` of two library names: one name is one object; two builtin types differ;
+    other names may be aliases of one object (torch.nn.Linear, torch.nn.modules.linear.Linear)."""
+    if a.name == b.name:
+        return True
+    if a.name in _BUILTIN_TYPES and b.name in _BUILTIN_TYPES:
+        return False
+    return UNKNOWN
+
+
 def _hasattr(engine, args, kwargs, site):
     from .values import Instance
     obj, name = args
@@ -650,7 +714,7 @@ _TABLE = {
     "builtins.sum": _sum, "builtins.abs": _abs, "builtins.round": _round,
     "builtins.reversed": _reversed, "builtins.sorted": _sorted, "builtins.any": _anyall(any),
     "builtins.all": _anyall(all), "builtins.hasattr": _hasattr, "builtins.getattr": _getattr,
-    "builtins.setattr": _setattr, "builtins.divmod": _divmod, "builtins.print": _none,
+    "builtins.setattr": _setattr, "builtins.callable": _callable, "builtins.type": _type, "builtins.divmod": _divmod, "builtins.print": _none,
     "builtins.str": _str, "builtins.map": _map, "builtins.iter": _first_arg,
     "builtins.next": lambda e, a, k, s: (e.iterate(None, a[0]) or [UNKNOWN])[0] if a else UNKNOWN,
     "builtins.set": lambda e, a, k, s: _set(e, a), "builtins.slice": _slice,

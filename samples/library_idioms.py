@@ -162,3 +162,35 @@ cropped = center_crop(torch.randn(1, 8, 36, 40), torch.randn(1, 16, 32, 32))  # 
 pool_class = getattr(nn, "{}Pool{}d".format("max".capitalize(), 2))
 pooled = pool_class(2)(x)
 #^ Tensor[2, 16, 4, 4]
+
+
+def exists(v):
+    return v is not None
+
+
+def default(*args):
+    for arg in args:
+        if exists(arg):
+            return arg() if callable(arg) else arg
+    return None
+
+
+class Wrapper(nn.Module):
+    """`default(arg, ...)` helpers call a default that is callable; `type(v) is tuple` checks."""
+
+    def __init__(self, dim, depth=2, emb_dim=None, act=None, local_heads=1):
+        super().__init__()
+        emb_dim = default(emb_dim, dim)
+        if type(local_heads) is not tuple:
+            local_heads = tuple([local_heads] * depth)
+        self.act = default(act, nn.GELU)
+        self.layers = nn.ModuleList([nn.Linear(emb_dim, dim * heads) for heads in local_heads])
+
+    def forward(self, x):
+        for layer in self.layers:
+            out = self.act(layer(x))
+        return out + torch.zeros(1).type(x.type())
+
+
+wrapped = Wrapper(8, local_heads=3)(torch.randn(2, 8))
+#^ Tensor[2, 24]

@@ -266,7 +266,22 @@ def run_spec(spec: OpSpec, ctx: OpContext, args: tuple, kwargs: dict):
     TypeError at run time); either way the result is Unknown, never a diagnostic.
     """
     spec.check_arguments(args, kwargs)
-    return spec.fn(ctx, *args, **kwargs)
+    out = spec.fn(ctx, *args, **kwargs)
+    if _has_non_int_dim(out):
+        # `nn.Linear(dim, None)`: torch raises a TypeError; a branch of a def nobody calls
+        # with that value may build it, so it is Unknown here, never a shape with `None`.
+        raise Unknowable("a size that is not an int")
+    return out
+
+
+def _has_non_int_dim(out) -> bool:
+    if isinstance(out, TensorValue):
+        return out.shape is not None and any(d is None or isinstance(d, (float, str)) for d in out.shape)
+    if isinstance(out, (tuple, list)):
+        return any(_has_non_int_dim(x) for x in out)
+    if isinstance(out, dict):
+        return any(_has_non_int_dim(x) for x in out.values())
+    return False
 
 
 def sizes_arg(size) -> tuple:

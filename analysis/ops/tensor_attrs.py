@@ -114,12 +114,29 @@ def expand_as(ctx, self, other):
     return expand_to(ctx, self, ctx.shape(other))
 
 
+class LegacyTypeName:
+    """What `t.type()` returns, 'torch.FloatTensor' or 'torch.cuda.FloatTensor' (the device is
+    not known, so it is not a string here): only good for `u.type(t.type())`."""
+
+    def __init__(self, dtype: str):
+        self.dtype = dtype
+
+    def structural_key(self, key):
+        return ("legacy-type", self.dtype)
+
+
 @op("Tensor.type")
 def type_(ctx, self, dtype=None, non_blocking=False, **kwargs):
+    if not is_tensor(self):
+        _unknown()
     if dtype is None:
-        raise Unknowable("type() returns a string")
+        if self.dtype is None:
+            raise Unknowable("type() of a tensor of unknown dtype")
+        return LegacyTypeName(str(self.dtype))
+    if isinstance(dtype, LegacyTypeName):
+        return TensorValue(self.shape, dtype.dtype)
     if isinstance(dtype, Dtype):
-        return TensorValue(self.shape, str(dtype)) if is_tensor(self) else _unknown()
+        return TensorValue(self.shape, str(dtype))
     raise Unknowable("type(str)")
 
 

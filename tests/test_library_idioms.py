@@ -1,0 +1,77 @@
+"""Library idioms (samples/library_idioms.py has the shapes): what the engine must not claim
+where torch would raise or where a value is not known."""
+from shapesense.analysis.db import AnalysisHost
+
+
+def _facts(text, path="/ws/idioms.py"):
+    host = AnalysisHost()
+    host.set_file(path, text)
+    result = host.analyze(path)
+    return {f.text: f.shape for f in result.facts if f.is_target}, result.diagnostics
+
+
+def test_a_layer_built_with_a_none_size_is_unknown_not_a_none_dim():
+    # A branch of a def nobody calls builds nn.Linear(dim, None) from a None default;
+    # torch raises a TypeError there, so the layer is Unknown, never Tensor[.., None].
+    text = (
+        "import torch\n"
+        "from torch import nn\n"
+        "class A(nn.Module):\n"
+        "    def __init__(self, dim, dim_latent=None, use_latent=False):\n"
+        "        super().__init__()\n"
+        "        self.use_latent = use_latent\n"
+        "        self.latent = nn.Linear(dim, dim_latent) if use_latent else None\n"
+        "    def forward(self, x):\n"
+        "        if self.use_latent:\n"
+        "            x = self.latent(x)\n"
+        "        return x\n"
+        "y = nn.Linear(8, None)(torch.randn(2, 8))\n"
+    )
+    shapes, diagnostics = _facts(text)
+    assert "y" not in shapes
+    assert not any("None" in s for s in shapes.values()), shapes
+    assert not diagnostics
+
+
+def test_ceil_of_a_division_by_a_symbol_is_a_symbolic_size():
+    text = (
+        "import math\n"
+        "import torch\n"
+        "from torch import nn\n"
+        "class Landmarks(nn.Module):\n"
+        "    def __init__(self, num_landmarks=8):\n"
+        "        super().__init__()\n"
+        "        self.m = num_landmarks\n"
+        "    def forward(self, x):\n"
+        "        b, n, d = x.shape\n"
+        "        groups = math.ceil(n / self.m)\n"
+        "        scaled = x / groups\n"
+        "        grid = torch.zeros(b, groups)\n"
+        "        return scaled, grid\n"
+    )
+    shapes, diagnostics = _facts(text)
+    assert shapes["scaled"] == "Tensor[b, n, d]"
+    grid = shapes["grid"]
+    assert grid.startswith("Tensor[b, ") and "num_landmarks" in grid and "?" not in grid, grid
+    assert not diagnostics
+
+
+def test_type_name_of_a_tensor_only_serves_to_cast_to_it():
+    # t.type() is 'torch.FloatTensor' or 'torch.cuda.FloatTensor': the device is not
+    # known, so comparing it with a string decides nothing.
+    text = (
+        "import torch\n"
+        "x = torch.randn(2, 3)\n"
+        "y = torch.zeros(3).type(x.type())\n"
+        "if x.type() == 'torch.cuda.FloatTensor':\n"
+        "    z = torch.zeros(1)\n"
+        "else:\n"
+        "    z = torch.zeros(2)\n"
+    )
+    host = AnalysisHost()
+    host.set_file("/ws/idioms.py", text)
+    result = host.analyze("/ws/idioms.py")
+    assert {f.shape for f in result.facts if f.is_target and f.text == "y"} == {"Tensor[3]"}
+    # both branches ran: the comparison was not decided
+    assert {f.shape for f in result.facts if f.is_target and f.text == "z"} == {"Tensor[1]", "Tensor[2]"}
+    assert not result.diagnostics
