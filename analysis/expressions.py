@@ -228,8 +228,9 @@ class ExpressionsMixin:
                 if items is None:
                     if _is_sequential(func) and len(node.args) == 1 and getattr(v, "element", None) is not None:
                         # nn.Sequential(*[Block(dim) for _ in range(depth)]): depth alike blocks
-                        seq = Container("Sequential", [], [])
-                        seq.unknown, seq.element = True, v.element
+                        prefix = getattr(v, "prefix", 0)  # known items, then alike ones
+                        seq = Container("Sequential", list(v.items[:prefix]), [str(i) for i in range(prefix)])
+                        seq.unknown, seq.element, seq.prefix = True, v.element, prefix
                         return self.new_obj(seq)
                     return UNKNOWN
                 args.extend(items)

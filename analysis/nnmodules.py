@@ -58,7 +58,15 @@ def call_module(engine, m, args, kwargs, site):
     if isinstance(m, Container):
         element = getattr(m, "element", None)
         if m.kind == "Sequential" and getattr(m, "unknown", False) and element is not None and not kwargs:
-            return _repeated(engine, element, args, site)
+            prefix = m.items[:getattr(m, "prefix", 0)]
+            if not prefix:
+                return _repeated(engine, element, args, site)
+            if len(args) != 1:
+                return UNKNOWN
+            x = args[0]
+            for item in prefix:  # a stem built before the loop that appended the rest
+                x = engine.call_value(item, [x], {}, site)
+            return engine.join(x, _repeated(engine, element, [x], site))  # the loop may add none
         if m.kind != "Sequential" or getattr(m, "unknown", False):
             return UNKNOWN
         x = args[0] if args else UNKNOWN
@@ -104,8 +112,9 @@ def make_container(engine, name, args, kwargs):
             element = getattr(args[0], "element", None)
             if element is None or not getattr(args[0], "unknown", False):
                 return UNKNOWN
-            c = Container(kind, [])  # modules that all look alike, how many is not known
-            c.unknown, c.element = True, element
+            prefix = getattr(args[0], "prefix", 0)  # known items, then alike ones
+            c = Container(kind, list(args[0].items[:prefix]))
+            c.unknown, c.element, c.prefix = True, element, prefix
             return engine.new_obj(c)
         return engine.new_obj(Container(kind, list(items)))
     if kind == "ModuleDict":

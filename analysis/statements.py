@@ -210,6 +210,15 @@ class StatementsMixin:
     def exec_for(self, frame, s, env):
         iterable = self.eval(frame, s.iter, env)
         items = self.iterate(frame, iterable)
+        prefix = known_prefix(iterable) if items is None else []
+        if prefix and len(prefix) <= MAX_UNROLL:
+            # [stem] + blocks appended in a loop of unknown count: the stem runs first, then
+            # the loop's element any number of times.
+            env = self._unrolled(frame, s, prefix, env)
+            if env is None:
+                return None
+            element = self.element_of(iterable)
+            return self._fixpoint(frame, s, env, lambda e: self.assign(frame, s.target, element, e, None))
         if items is not None and len(items) <= MAX_UNROLL:
             for item in items:
                 frame.loops.append(([], []))
@@ -225,6 +234,18 @@ class StatementsMixin:
             return self.exec_block(frame, s.orelse, env) if s.orelse else env
         element = self.element_of(iterable)
         return self._fixpoint(frame, s, env, lambda e: self.assign(frame, s.target, element, e, None))
+
+    def _unrolled(self, frame, s, items, env):
+        """The body run once per known item (no else clause); None when it returned."""
+        for item in items:
+            frame.loops.append(([], []))
+            self.assign(frame, s.target, item, env, None)
+            out = self.exec_block(frame, s.body, env)
+            breaks, continues = frame.loops.pop()
+            env = self.join_env(out, *continues, *breaks)
+            if env is None:
+                return None
+        return env
 
     def exec_while(self, frame, s, env):
         test = self.eval(frame, s.test, env)
@@ -244,6 +265,8 @@ class StatementsMixin:
             # what the loop appended is kept as its element (`for _ in range(depth):
             # layers.append(Block(dim))` is depth blocks that all look alike).
             for obj, before in writes.values():
+                if isinstance(obj, (ListVal, Container)) and not getattr(obj, "unknown", False):
+                    obj.prefix = before or 0  # the items it had before the loop stay known
                 if isinstance(obj, (ListVal, DictVal, Container)):
                     added = obj.items[before:] if isinstance(obj, (ListVal, Container)) and before is not None else []
                     element = _join_items(self, added) if added and not getattr(obj, "unknown", False) else None
@@ -627,3 +650,13 @@ def _join_items(engine, items):
     for x in items[1:]:
         out = engine.join(out, x)
     return out if out is not UNKNOWN and not isinstance(out, OneOf) else None
+
+
+def known_prefix(v) -> list:
+    """The items a list of unknown length surely starts with (those it had before a loop of
+    unknown count appended to it), [] when none."""
+    if isinstance(v, Instance) and isinstance(v.attrs.get("__container__"), Container):
+        v = v.attrs["__container__"]
+    if not getattr(v, "unknown", False) or getattr(v, "element", None) is None:
+        return []
+    return list(v.items[:getattr(v, "prefix", 0)])
