@@ -196,3 +196,37 @@ def test_batch_dim_note_only_where_the_unbatched_form_is_also_legal(tmp_path):
     assert any(n.startswith("assuming a batch dim") for n in contract.notes)
     assert notes[named_out] == []  # the code named four dims itself
     assert notes[normed_out] == []  # BatchNorm2d needs the batch dim
+
+
+TWO = textwrap.dedent('''\
+    import torch.nn as nn
+
+
+    class Small(nn.Module):
+        def __init__(self, dim=8):
+            super().__init__()
+            self.fc = nn.Linear(dim, dim)
+
+        def forward(self, x):
+            B, D = x.shape
+            y = self.fc(x)
+            return y
+
+
+    class Large(nn.Module):
+        def __init__(self, dim=16):
+            super().__init__()
+            self.fc = nn.Linear(dim, dim)
+
+        def forward(self, x):
+            B, D = x.shape
+            y = self.fc(x)
+            return y
+    ''')
+
+
+def test_each_class_shows_its_own_defaults_for_a_shared_parameter_name(tmp_path):
+    result = _analyze(tmp_path / "two.py", TWO)
+    ys = sorted((f.span.start[0], f) for f in result.facts if f.is_target and f.text == "y")
+    assert [f.shape for _, f in ys] == ["Tensor[B, dim]", "Tensor[B, dim]"]
+    assert [_defaults_shape(f) for _, f in ys] == ["Tensor[B, 8]", "Tensor[B, 16]"]
