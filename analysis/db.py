@@ -223,6 +223,8 @@ class AnalysisHost:
             self.memo_epoch += 1
             result = FileAnalysis(path)
         self._results[path] = (self._revision, result)
+        if self.unit_cache is not None:
+            self.unit_cache.write_pending()  # in the background, now that the result is ready
         return result
 
     def _analyze(self, path: str, cancel=None) -> FileAnalysis:

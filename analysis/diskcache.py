@@ -25,12 +25,16 @@ anything unexpected makes the entry a miss (and it is removed), never an error.
 """
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import logging
 import os
+import queue
 import sys
 import tempfile
+import threading
+import time
 from dataclasses import fields, is_dataclass
 
 from parso.utils import split_lines
@@ -189,10 +193,12 @@ class _LazyUnit(ir.Unit):
 
 
 # -- entries ---------------------------------------------------------------------------------
-def _entry(tree, lower_cache: dict) -> dict:
-    """What is stored for a file: per segment its place and its lowering, with every line
-    counted from the segment's first line (the numbering of a lazy segment, parsed alone),
-    and the lowering cache's defs (their code is re-read from the text)."""
+def _capture(tree, lower_cache: dict) -> dict:
+    """What is stored for a file, as references to its (immutable) IR and span tables: per
+    segment its place and its lowering, and the lowering cache's defs (their code is re-read
+    from the text). Cheap: the encoding (`_encoded`) can then run later, in another thread,
+    whatever edits do to the tree meanwhile. Every line is counted from the segment's first
+    line (the numbering of a lazy segment, parsed alone)."""
     segments, index = [], {}
     for n, seg in enumerate(tree.segments):
         low = seg.lowered
@@ -204,10 +210,9 @@ def _entry(tree, lower_cache: dict) -> dict:
             if unit.anchor is not seg:
                 raise TypeError("a unit anchored elsewhere")
             index[id(unit)] = (n, key)
-            units.append([key, encode(unit.body), encode(unit.params),
-                          _spans_out(unit.spans, delta + unit.line_shift)])
-        segments.append([seg.start, seg.end, low.skeleton.hex(), low.ident[0], low.ident[1], low.base,
-                         encode(low.body), _spans_out(low.spans, delta), units])
+            units.append((key, unit.body, unit.params, unit.spans, delta + unit.line_shift))
+        segments.append((seg.start, seg.end, low.skeleton.hex(), low.ident[0], low.ident[1], low.base,
+                         low.body, low.spans, delta, units))
     defs = []
     for key, (code, units, start) in lower_cache.items():
         own = units.get(key)
@@ -218,6 +223,16 @@ def _entry(tree, lower_cache: dict) -> dict:
         line = start[0] + own.line_shift + seg.offset - (seg.start - 1)
         defs.append([key, where[0], line, start[1], code.count("\n"), len(code), sorted(units)])
     return {"segments": segments, "defs": defs}
+
+
+def _encoded(captured: dict) -> dict:
+    """The JSON form of a captured entry."""
+    segments = []
+    for start, end, skeleton, k, salt, base, body, spans, delta, units in captured["segments"]:
+        segments.append([start, end, skeleton, k, salt, base, encode(body), _spans_out(spans, delta),
+                         [[key, encode(ubody), encode(params), _spans_out(uspans, shift)]
+                          for key, ubody, params, uspans, shift in units]])
+    return {"segments": segments, "defs": captured["defs"]}
 
 
 def _restore(tree, lower_cache: dict, text: str, entry: dict, lazy: bool = False) -> None:
@@ -304,6 +319,7 @@ class UnitCache:
             log.warning("ShapeSense: cache folder %s is inside the workspace; not caching", self.folder)
         self.enabled = not inside and os.environ.get(_ENV_SWITCH, "").lower() != "off"
         self.hits = self.misses = self.writes = 0
+        self._pending: dict = {}  # entry path -> captured entry, until write_pending
         self._writes_since_prune = _PRUNE_EVERY - 1  # the first write checks the size
 
     def _file(self, text: str, bucket: str) -> str:
@@ -317,6 +333,8 @@ class UnitCache:
         if not self.enabled:
             return False
         path = self._file(text, bucket)
+        if _WRITER is not None and path in _WRITER.queued:
+            _WRITER.drain()  # this process wrote it a moment ago
         try:
             with open(path, "rb") as f:
                 data = f.read(_MAX_ENTRY_BYTES + 1)
@@ -342,14 +360,36 @@ class UnitCache:
         return True
 
     def store(self, tree, lower_cache: dict, text: str, bucket: str = "files") -> bool:
-        """Write the entry for `text` (a tree just parsed and lowered). False if it could not."""
+        """Keep the entry for `text` (a tree just parsed and lowered) to be written by
+        `write_pending` (the host calls it once its analysis is done, so encoding and
+        writing never delay a result). False if it cannot be stored."""
         if not self.enabled or tree.segments is None:
             return False
         path = self._file(text, bucket)
-        if os.path.exists(path):
+        if path in self._pending or os.path.exists(path):
             return True
         try:
-            body = json.dumps(_entry(tree, lower_cache), separators=(",", ":"), ensure_ascii=False,
+            captured = _capture(tree, lower_cache)
+        except TypeError as exc:
+            log.info("ShapeSense: not caching a file: %s", exc)
+            return False
+        self._pending[path] = captured
+        return True
+
+    def write_pending(self, wait: bool = False) -> None:
+        """Write the stored entries, in a background thread (`wait`: here, now)."""
+        if not self._pending:
+            return
+        jobs, self._pending = self._pending, {}
+        if wait:
+            for path, captured in jobs.items():
+                self._write(path, captured)
+        else:
+            _writer().submit(self, jobs)
+
+    def _write(self, path: str, captured: dict) -> bool:
+        try:
+            body = json.dumps(_encoded(captured), separators=(",", ":"), ensure_ascii=False,
                               allow_nan=True).encode("utf-8", "surrogatepass")
         except (TypeError, ValueError, RecursionError) as exc:
             log.info("ShapeSense: not caching a file: %s", exc)
@@ -376,6 +416,66 @@ class UnitCache:
             self._writes_since_prune = 0
             prune(self.folder, _max_bytes())
         return True
+
+
+class _Writer:
+    """One background thread writing cache entries. It is a daemon (a server that ends
+    does not wait for it), and the queue is drained at interpreter exit (`shapesense check`
+    exits with its entries written). An entry half written is a temporary file, never an
+    entry: entries appear by an atomic rename."""
+
+    def __init__(self):
+        self.jobs: queue.Queue = queue.Queue()
+        self.queued: set = set()  # entry paths not written yet
+        self.lock = threading.Lock()
+        threading.Thread(target=self._run, name="shapesense-cache-writer", daemon=True).start()
+        atexit.register(self.drain)
+
+    def submit(self, cache: "UnitCache", jobs: dict) -> None:
+        with self.lock:
+            self.queued.update(jobs)
+        self.jobs.put((cache, jobs))
+
+    def _run(self):
+        while True:
+            cache, jobs = self.jobs.get()
+            try:
+                for path, captured in jobs.items():
+                    try:
+                        cache._write(path, captured)
+                    except Exception:  # noqa: BLE001 - a cache write must never take anything down
+                        log.exception("ShapeSense: cache write failed")
+                    with self.lock:
+                        self.queued.discard(path)
+            finally:
+                self.jobs.task_done()
+
+    def drain(self, timeout: float | None = None) -> None:
+        if timeout is None:
+            self.jobs.join()
+            return
+        deadline = time.monotonic() + timeout
+        while self.jobs.unfinished_tasks and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+
+_WRITER: _Writer | None = None
+_WRITER_LOCK = threading.Lock()
+
+
+def _writer() -> _Writer:
+    global _WRITER
+    with _WRITER_LOCK:
+        if _WRITER is None:
+            _WRITER = _Writer()
+        return _WRITER
+
+
+def flush(timeout: float | None = None) -> None:
+    """Wait until every entry handed to the background writer is written (at most
+    `timeout` seconds)."""
+    if _WRITER is not None:
+        _WRITER.drain(timeout)
 
 
 def _safe_bucket(bucket: str) -> str:

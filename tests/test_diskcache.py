@@ -35,7 +35,9 @@ def _snapshot(result):
 def _analyze(path, text, cache, **kw):
     host = AnalysisHost(EngineSettings(disk_cache=cache, **kw), **({"workspace_root": str(Path(path).parent)}))
     host.set_file(path, text)
-    return host, host.analyze(path)
+    result = host.analyze(path)
+    diskcache.flush()  # entries are written in the background once a result is ready
+    return host, result
 
 
 @pytest.mark.parametrize("sample", SOME, ids=lambda p: p.name)
@@ -90,6 +92,7 @@ def test_random_edits_on_a_restored_tree_reparse_like_a_full_parse(sample, cache
     lower_cache: dict = {}
     lower_module(tree.segments, lower_cache, None, tree.lines)
     assert cache.store(tree, lower_cache, original)
+    cache.write_pending(wait=True)
     for _ in range(30):
         text = original
         tree = SyntaxTree()
@@ -144,6 +147,18 @@ def test_a_bad_cache_entry_is_ignored_and_removed(damage, cache_dir):
     assert host.unit_cache.hits == 1 and _snapshot(result) == _snapshot(plain)
 
 
+def test_an_entry_written_in_the_background_is_read_back_by_the_same_process(cache_dir):
+    sample = ROOT / "samples" / "unet.py"
+    text = sample.read_text()
+    host = AnalysisHost(EngineSettings(disk_cache=True))
+    host.set_file(str(sample), text)
+    cold = host.analyze(str(sample))  # hands the entry to the writer thread
+    again = AnalysisHost(EngineSettings(disk_cache=True))
+    again.set_file(str(sample), text)
+    warm = again.analyze(str(sample))  # waits for that write rather than missing it
+    assert again.unit_cache.hits == 1 and _snapshot(cold) == _snapshot(warm)
+
+
 def test_decoding_accepts_only_the_ir_classes():
     for bad in ([], ["x"], [3], [999], [8], {"a": 1}, [0, {"a": 1}], [2, "1", 2]):
         with pytest.raises(diskcache.CorruptEntry):
@@ -185,6 +200,7 @@ def test_prune_removes_the_least_recently_used_entries(cache_dir):
         host.unit_cache = cache
         host.set_file(f"/m{n}.py", text)
         host.analyze(f"/m{n}.py")
+    diskcache.flush()
     entries = _entry_files(cache_dir)
     assert len(entries) == 6
     for n, e in enumerate(sorted(entries, key=lambda p: p.stat().st_mtime)):

@@ -99,3 +99,6 @@ def register(ls: "ShapeLanguageServer") -> None:
         if ls.indexing is not None:
             ls.indexing.cancel()
         ls.scheduler.shutdown()
+        from shapesense.analysis import diskcache
+
+        diskcache.flush(timeout=5.0)  # the parsed files of this session, for the next one
