@@ -423,6 +423,60 @@ def same_ref(a: Ref, b: Ref):
     return UNKNOWN
 
 
+class IteratorVal(ListVal):
+    """`iter(items)`: the items not yet taken; `next(it)` takes the first (it is stateful:
+    a loop calling next(it, None) per layer gets one item per layer)."""
+
+    def __init__(self, items):
+        super().__init__(items, "list")
+
+    def structural_key(self, key):
+        return ("iter", tuple(key(x) for x in self.items))
+
+
+def _iter(engine, args, kwargs, site):
+    if len(args) != 1 or kwargs:
+        return UNKNOWN
+    if isinstance(args[0], IteratorVal):
+        return args[0]  # iter(it) is it
+    items = engine.iterate(None, args[0])
+    return UNKNOWN if items is None else engine.new_obj(IteratorVal(items))
+
+
+def _next(engine, args, kwargs, site):
+    if not 1 <= len(args) <= 2 or kwargs:
+        return UNKNOWN
+    it = args[0]
+    if isinstance(it, IteratorVal):
+        if it.items:
+            engine._mutated(it)
+            return it.items.pop(0)
+        return args[1] if len(args) == 2 else UNKNOWN  # StopIteration
+    if getattr(it, "unknown", False):
+        return UNKNOWN
+    items = engine.iterate(None, it)  # a generator made by a call: its first item
+    return items[0] if items else UNKNOWN
+
+
+def _filter(engine, args, kwargs, site):
+    """filter(fn, items) when fn decides every item (x-transformers counts its attention
+    layers with len(list(filter(equals('a'), layer_types))))."""
+    if len(args) != 2 or kwargs:
+        return UNKNOWN
+    items = engine.iterate(None, args[1])
+    if items is None:
+        return UNKNOWN
+    kept = []
+    for x in items:
+        verdict = x if args[0] is None else engine.call_value(args[0], [x], {}, site)
+        truth = engine.truth(None, verdict) if not isinstance(verdict, S.Cond) else None
+        if truth is None or truth is UNKNOWN:
+            return UNKNOWN
+        if truth:
+            kept.append(x)
+    return ListVal(kept, "tuple")
+
+
 def _hasattr(engine, args, kwargs, site):
     from .values import Instance
     obj, name = args
@@ -559,7 +613,33 @@ def _operator(symbol):
 _TORCH_NTUPLES = {"_single": 1, "_pair": 2, "_triple": 3, "_quadruple": 4}
 
 
+# torch.finfo(dtype): its numbers, for `-torch.finfo(t.dtype).max` mask fills; attributes of
+# a dtype not known are floats of unknown value.
+_FINFO_FIELDS = ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution")
+_FINFO = {"float32": (32, 1.1920928955078125e-07, 3.4028234663852886e+38, 1.1754943508222875e-38, 1e-06),
+          "float64": (64, 2.220446049250313e-16, 1.7976931348623157e+308, 2.2250738585072014e-308, 1e-15),
+          "float16": (16, 0.0009765625, 65504.0, 6.103515625e-05, 0.001),
+          "bfloat16": (16, 0.0078125, 3.3895313892515355e+38, 1.1754943508222875e-38, 0.01)}
+
+
+def _finfo(args, kwargs):
+    from .dispatch import SOME_FLOAT
+    from .ops.spec import DEFAULT_FLOAT, Dtype
+    dtype = args[0] if args else kwargs.get("type", DEFAULT_FLOAT)
+    if len(args) > 1 or (args and kwargs):
+        return UNKNOWN
+    if not isinstance(dtype, Dtype):
+        return NamedTupleVal("finfo", _FINFO_FIELDS, [UNKNOWN] + [SOME_FLOAT] * 6)
+    numbers = _FINFO.get(str(dtype))
+    if numbers is None:
+        return UNKNOWN  # an int dtype: finfo raises
+    bits, eps, big, tiny, resolution = numbers
+    return NamedTupleVal("finfo", _FINFO_FIELDS, [bits, eps, big, -big, tiny, tiny, resolution])
+
+
 def is_torch_helper(name: str) -> bool:
+    if name == "torch.finfo":
+        return True
     if not name.startswith("torch.nn.modules."):
         return False
     short = name.rsplit(".", 1)[-1]
@@ -567,6 +647,8 @@ def is_torch_helper(name: str) -> bool:
 
 
 def call_torch_helper(engine, name, args, kwargs, site):
+    if name == "torch.finfo":
+        return _finfo(args, kwargs)
     short = name.rsplit(".", 1)[-1]
     if short == "_ntuple":
         n = args[0] if len(args) == 1 and not kwargs else kwargs.get("n") if not args else None
@@ -715,8 +797,8 @@ _TABLE = {
     "builtins.reversed": _reversed, "builtins.sorted": _sorted, "builtins.any": _anyall(any),
     "builtins.all": _anyall(all), "builtins.hasattr": _hasattr, "builtins.getattr": _getattr,
     "builtins.setattr": _setattr, "builtins.callable": _callable, "builtins.type": _type, "builtins.divmod": _divmod, "builtins.print": _none,
-    "builtins.str": _str, "builtins.map": _map, "builtins.iter": _first_arg,
-    "builtins.next": lambda e, a, k, s: (e.iterate(None, a[0]) or [UNKNOWN])[0] if a else UNKNOWN,
+    "builtins.str": _str, "builtins.map": _map, "builtins.iter": _iter, "builtins.filter": _filter,
+    "builtins.next": _next,
     "builtins.set": lambda e, a, k, s: _set(e, a), "builtins.slice": _slice,
     "math.sqrt": _math(math.sqrt), "math.ceil": _rounding(math.ceil), "math.floor": _rounding(math.floor),
     "math.log": _math(math.log), "math.log2": _math(math.log2), "math.exp": _math(math.exp),

@@ -194,3 +194,17 @@ class Wrapper(nn.Module):
 
 wrapped = Wrapper(8, local_heads=3)(torch.randn(2, 8))
 #^ Tensor[2, 24]
+
+layer_types = ("a", "f", "a", "f")
+num_attn = len(list(filter(lambda t: t == "a", layer_types)))
+caches = iter([torch.zeros(2, 3), torch.zeros(2, 5)])
+first_cache = next(caches, None)
+#^ Tensor[2, 3]
+second_cache = next(caches, None)
+#^ Tensor[2, 5]
+no_cache = next(caches, None)
+per_layer = torch.zeros(num_attn, 1 if no_cache is None else 2)
+#^ Tensor[2, 1]
+scores = torch.randn(2, 4, 4)
+masked = scores.masked_fill(scores > 0, -torch.finfo(scores.dtype).max)
+#^ Tensor[2, 4, 4]
