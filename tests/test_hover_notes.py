@@ -230,3 +230,27 @@ def test_each_class_shows_its_own_defaults_for_a_shared_parameter_name(tmp_path)
     ys = sorted((f.span.start[0], f) for f in result.facts if f.is_target and f.text == "y")
     assert [f.shape for _, f in ys] == ["Tensor[B, dim]", "Tensor[B, dim]"]
     assert [_defaults_shape(f) for _, f in ys] == ["Tensor[B, 8]", "Tensor[B, 16]"]
+
+
+def test_notes_follow_edits(tmp_path):
+    """An edit elsewhere keeps the notes; a changed default changes them (fact caches)."""
+    path = str(tmp_path / "model.py")
+    host = AnalysisHost()
+    host.set_file(path, MODEL)
+
+    def logits_note():
+        result = host.analyze(path)
+        return [_defaults_shape(f) for f in result.facts if f.is_target and f.text == "logits"]
+
+    assert logits_note() == ["Tensor[N, 10]"]
+    host.set_file(path, "# a comment\n" + MODEL)
+    assert logits_note() == ["Tensor[N, 10]"]
+    host.set_file(path, "# a comment\n" + MODEL.replace("num_classes=10", "num_classes=7"))
+    assert logits_note() == ["Tensor[N, 7]"]
+    no_default = MODEL.replace("(self, in_chans=3, dim=48, patch=4, num_heads=4, num_classes=10)",
+                               "(self, num_classes, in_chans=3, dim=48, patch=4, num_heads=4)")
+    assert no_default != MODEL
+    host.set_file(path, "# a comment\n" + no_default)
+    result = host.analyze(path)
+    logits = [f for f in result.facts if f.is_target and f.text == "logits"]
+    assert [(f.shape, _defaults_shape(f)) for f in logits] == [("Tensor[N, num_classes]", None)]  # nothing to fill
