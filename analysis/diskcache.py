@@ -64,6 +64,9 @@ _CLASSES = tuple(sorted((c for c in vars(ir).values()
 _TAG = {c: i + _FIRST_CLASS for i, c in enumerate(_CLASSES)}
 _FIELDS = {c: tuple(f.name for f in fields(c)) for c in _CLASSES}
 _PLAIN = (str, int, float, bool, type(None))
+_CLASS_AT = (None,) * _FIRST_CLASS + _CLASSES  # tag -> IR class
+_ARITY = (0,) * _FIRST_CLASS + tuple(len(_FIELDS[c]) + 1 for c in _CLASSES)
+_HAS_NID = (False,) * _FIRST_CLASS + tuple(_FIELDS[c][:1] == ("nid",) for c in _CLASSES)
 
 
 class CorruptEntry(ValueError):
@@ -110,27 +113,29 @@ def encode(value):
 
 
 def decode(data):
+    """An IR value from its JSON form; raises CorruptEntry on anything this module would not
+    have written (a dict, an unknown tag, a wrong field count, a node id that is no int)."""
     if type(data) is not list:
         if type(data) in _PLAIN:
             return data
         raise CorruptEntry("not an IR value")
-    if not data or type(data[0]) is not int:
+    tag = data[0] if data else None
+    if type(tag) is not int:
         raise CorruptEntry("untagged list")
-    tag = data[0]
+    # (JSON primitives are taken as they are, without a call: decoding is most of a restore)
     if tag == _TUPLE:
-        return tuple([decode(v) for v in data[1:]])
-    if tag >= _FIRST_CLASS and tag - _FIRST_CLASS < len(_CLASSES):
-        cls = _CLASSES[tag - _FIRST_CLASS]
-        if len(data) != len(_FIELDS[cls]) + 1:
+        return tuple([v if type(v) in _PLAIN else decode(v) for v in data[1:]])
+    cls = _CLASS_AT[tag] if 0 <= tag < len(_CLASS_AT) else None
+    if cls is not None:
+        if len(data) != _ARITY[tag]:
             raise CorruptEntry(f"{cls.__name__} with {len(data) - 1} fields")
-        args = [decode(v) for v in data[1:]]
+        args = [v if type(v) in _PLAIN else decode(v) for v in data[1:]]
+        if _HAS_NID[tag] and type(args[0]) is not int:
+            raise CorruptEntry("a node id that is not an int")
         if cls is ir.ClassDef:
             # The stored digest came from another process's hash(): make it this one's, as
             # lowering the class here would (analysis.lower.classdef).
-            nid, name, bases, decorators, body = args[:5]
-            args[5] = lower._digest((nid, name, bases, decorators, body))
-        if _FIELDS[cls][0] == "nid" and type(args[0]) is not int:
-            raise CorruptEntry("a node id that is not an int")
+            args[5] = lower._digest(tuple(args[:5]))
         try:
             return cls(*args)
         except TypeError as exc:
