@@ -72,6 +72,7 @@ class AnalysisHost:
         # analysis (memo.reused_generic_run)
         self.generic_runs: dict = {}
         self.memo_epoch = 0  # counts memo entries replaced or dropped other than by age
+        self.units_version = 0  # counts changes of any file's units (see _analyze)
         self._revision = 0
         paths = self.settings.library_paths
         self.libraries = LibraryResolver(default_paths() if paths is None else paths,
@@ -90,6 +91,7 @@ class AnalysisHost:
         self.engines.pop(path, None)
         if state is not None:
             self.changed_units.update((path, key) for key in state.units)
+            self.units_version += 1
             self._revision += 1
 
     def has_file(self, path: str) -> bool:
@@ -118,6 +120,7 @@ class AnalysisHost:
                 old, new = before.get(key), state.units.get(key)
                 if old is None or new is None or old.digest != new.digest:
                     self.changed_units.add((path, key))
+                    self.units_version += 1
         return state.units
 
     def lines(self, path: str) -> list:
@@ -241,6 +244,16 @@ class AnalysisHost:
         for other, state in list(self.files.items()):
             if other == path or (state.units_text is not None and state.units_text != state.text):
                 self.units(other)
+        previous = self.engines.get(path)
+        if previous is not None and previous.units_version == self.units_version and not previous.budget_hit:
+            # No unit of any file changed since the last run of this file (a comment, blank
+            # lines): a run would be the same run. Its results are placed on the new lines.
+            self.changed_units.clear()
+            return build_file_analysis(self, previous, path)
+        self.run_id += 1
+        engine = Engine(self, self.memo, self.run_id, self.query_log,
+                        self.settings.solver_timeout_ms)
+        start_budget(engine, self.settings.max_steps, cancel)
         try:
             try:
                 engine.run_module(path, as_main=True)
@@ -249,6 +262,7 @@ class AnalysisHost:
                 if isinstance(exc, RecursionError):
                     stop_run(engine, "recursion")
                 engine.compute_live()
+            engine.units_version = self.units_version  # what it ran on (files it loaded too)
             self.engines[path] = engine
             self.query_log.extend(f"solve:{c}" for c in solver.SOLVE_LOG)
             self._prune()

@@ -44,8 +44,13 @@ def _span(unit, nid):
     return Span((l1 - 1, c1), (l2 - 1, c2))
 
 
-def build_file_analysis(host, engine, path: str) -> FileAnalysis:
-    units = host.units(path)
+def _engine_view(engine, path: str) -> tuple:
+    """(facts' entries by unit, widened units, diagnostics records, context notes) of a run
+    for a file: made once per run (an edit that changes no unit reuses the run: db.py)."""
+    views = engine.__dict__.setdefault("_views", {})
+    view = views.get(path)
+    if view is not None:
+        return view
     diags: dict = {}
     widen: set = set()  # units that also ran with inputs of unknown shape
     by_unit: dict = {}  # unit key -> the live entries holding facts of it
@@ -67,9 +72,14 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
     # is still a context: beside another one (the file's own test function building the
     # model with its own sizes), no concrete dim is claimed.
     widen |= {k for k in blurred if k not in engine.real_units and len(by_unit.get(k, ())) > 1}
+    view = views[path] = (by_unit, widen, diags, context_notes_by_entry(engine))
+    return view
 
+
+def build_file_analysis(host, engine, path: str) -> FileAnalysis:
+    units = host.units(path)
+    by_unit, widen, diags, notes = _engine_view(engine, path)
     result = FileAnalysis(path)
-    notes = context_notes_by_entry(engine)
     # Facts are placed in file lines when first read (a hover, inlay hints), not here: an
     # edit that moves lines publishes its diagnostics without re-placing every fact below.
     result.make_facts = _facts_maker(_collect_facts(host, engine, path, units, by_unit, widen, notes))
@@ -155,7 +165,7 @@ def _collect_facts(host, engine, path, units, by_unit, widen, notes) -> list:
         unit = units.get(unit_key)
         if unit is None:
             continue
-        runs = (tuple(sorted(e.id for e in entries)), unit_key in widen, _unit_notes(notes, entries))
+        runs = _runs_signature(engine, path, unit_key, entries, widen, notes)
         if unit.kind != "module":
             key = (path, unit_key)
             used.add(key)
@@ -198,6 +208,17 @@ def _collect_facts(host, engine, path, units, by_unit, widen, notes) -> list:
     return out
 
 
+def _runs_signature(engine, path, unit_key, entries, widen, notes) -> tuple:
+    """What a unit's facts are made of in a run (its entries, widened, the notes), made
+    once per run."""
+    sigs = engine.__dict__.setdefault("_run_signatures", {})
+    sig = sigs.get((path, unit_key))
+    if sig is None:
+        sig = sigs[(path, unit_key)] = (tuple(sorted(e.id for e in entries)), unit_key in widen,
+                                        _unit_notes(notes, entries))
+    return sig
+
+
 def _class_contracts(path, module, forwards, cache, used, lines) -> list:
     """[(group, shift)]: on the name of each top-level class, its `forward`'s contract (the
     hover of `class Stem` is the hover of `def forward`)."""
@@ -206,18 +227,20 @@ def _class_contracts(path, module, forwards, cache, used, lines) -> list:
         return out
     for stmt in module.body:
         group = forwards.get(stmt.name) if isinstance(stmt, ir.ClassDef) else None
-        contract = next((rest for _, rest in group.raw if rest[2] == CONTRACT_ORIGIN), None) if group else None
-        seg = module.spans.by_base.get(stmt.nid >> LOCAL_BITS) if contract else None
+        seg = module.spans.by_base.get(stmt.nid >> LOCAL_BITS) if group else None
         if seg is None:
             continue
         low = seg.lowered
         key = (path, stmt.name, "<class>")
-        used.add(key)
         signature = (group.signature, low.stamp)
         cached = cache.get(key)
         if cached is None or cached.signature != signature:
+            contract = next((rest for _, rest in group.raw if rest[2] == CONTRACT_ORIGIN), None)
+            if contract is None:
+                continue
             fact = (stmt.nid, contract[1], CLASS_CONTRACT_ORIGIN, False) + tuple(contract[4:])
             cached = cache[key] = _FactGroup(signature, _placed([fact], low.spans, lines, seg.offset))
+        used.add(key)
         out.append((cached, seg.offset))
     return out
 

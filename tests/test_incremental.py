@@ -170,3 +170,62 @@ def test_modules_built_by_an_older_version_of_a_def_are_not_reused(tmp_path):
     fresh.set_file(path, edited)
     incremental, expected = host.analyze(path), fresh.analyze(path)
     assert incremental.diagnostics and incremental.diagnostics == expected.diagnostics
+
+
+# Code with no driver (every def a symbolic generic context): a comment edit recomputes
+# nothing (the last run is reused and its results placed on the new lines), an edit in one
+# forward re-infers only that forward, and both equal a fresh analysis.
+_NO_DRIVER = '''import torch.nn as nn
+import torch.nn.functional as F
+
+
+class LeNet(nn.Module):
+    def __init__(self, num_classes=10):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 6, 5, padding=2)
+        self.pool = nn.MaxPool2d(2)
+        self.conv2 = nn.Conv2d(6, 16, 5)
+        self.fc1 = nn.Linear(400, 120)
+        self.fc2 = nn.Linear(120, num_classes)
+
+    def forward(self, x):
+        x = self.pool(F.relu(self.conv1(x)))
+        x = self.pool(F.relu(self.conv2(x)))
+        x = x.flatten(1)
+        return self.fc2(F.relu(self.fc1(x)))
+
+
+class Mlp(nn.Module):
+    def __init__(self, dim=64, hidden=256):
+        super().__init__()
+        self.fc1 = nn.Linear(dim, hidden)
+        self.fc2 = nn.Linear(hidden, dim)
+
+    def forward(self, x):
+        h = F.gelu(self.fc1(x))
+        return x + self.fc2(h)
+'''
+
+
+def test_no_driver_edits_recompute_only_what_changed(tmp_path):
+    path = str(tmp_path / "models.py")
+    host = AnalysisHost()
+    host.set_file(path, _NO_DRIVER)
+    host.analyze(path)
+
+    def edit(text):
+        host.set_file(path, text)
+        result = host.analyze(path)
+        fresh = AnalysisHost()
+        fresh.set_file(path, text)
+        assert _snapshot(result) == _snapshot(fresh.analyze(path))
+        return [q for q in host.query_log if q.startswith(("infer:", "solve:"))]
+
+    run = host.engines[path]
+    commented = _NO_DRIVER.replace("        h = F.gelu", "        # the hidden layer\n        h = F.gelu")
+    assert edit(commented) == []
+    assert edit("# a header comment\n" + commented) == []
+    assert host.engines[path] is run  # no unit changed: the run itself was reused
+    body = commented.replace("        x = x.flatten(1)\n", "        x = x.flatten(1)\n        x = x * 2\n")
+    assert set(edit(body)) == {"infer:LeNet.forward"}
+    assert edit(_NO_DRIVER) == []  # back to the first text: its runs are still memoized
