@@ -238,6 +238,8 @@ class ExpressionsMixin:
                 if isinstance(v, DictVal) and not getattr(v, "unknown", False) \
                         and all(isinstance(k, str) for k in v.items):
                     kwargs.update(v.items)
+                elif getattr(v, "generic_rest", False) and isinstance(func, (FunctionVal, ClassVal, BoundMethod)):
+                    kwargs[generic.GENERIC_REST] = True  # the **kwargs of a def nobody calls
                 else:
                     return UNKNOWN
             elif a.name:

@@ -55,6 +55,12 @@ def generic_hyperparameter(name: str, default, defaults: dict | None = None):
     return default
 
 
+# A keyword in a call's arguments: the call spreads the `**kwargs` of a def nobody calls
+# (`_resnet(BasicBlock, [2, 2, 2, 2], **kwargs)`): every parameter the call does not give
+# may have been passed, so the callee treats their defaults as a generic instance does.
+GENERIC_REST = "\x00generic-rest"
+
+
 class DefaultBool:
     """A bool flag of a class nobody builds (`deep_stem=False`): an `if` on it runs both
     ways, since the real model may be built with the other value; a spec it is passed to

@@ -21,7 +21,7 @@ from .expressions import ExpressionsMixin
 from .memo import MemoMixin
 from .statements import StatementsMixin
 from .annotations import tensor_from_annotation
-from .generic import RankProbe, context_notes, decide_input, gather_uses
+from .generic import GENERIC_REST, RankProbe, context_notes, decide_input, gather_uses
 
 
 class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
@@ -140,10 +140,20 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         own: dict = {}  # unit key -> the entries of its generic call
         self._collect.append(collected)
         classes = self._classes_by_method(module_env)
-        for key, unit in units.items():
+        # Plain functions first: the instances their runs build with a spread **kwargs
+        # (factories: `resnet18(**kwargs)` -> `ResNet(BasicBlock, [2, 2, 2, 2], **kwargs)`)
+        # are the contexts of the class's methods (factory_instances).
+        order = sorted(units.items(), key=lambda kv: kv[0] in classes)
+        built: dict | None = None
+        for key, unit in order:
             if unit.kind != "function" or key in self.called_units or "<locals>" in key:
                 continue
-            reused = self.reused_generic_run(path, key)  # nothing it ran changed (memo.py)
+            if built is None and key in classes:
+                built = factory_instances(own.values())
+            method = classes.get(key)
+            # (a class its factories build runs on those instances, never reused)
+            reused = None if method and (built or {}).get(id(method[1])) else \
+                self.reused_generic_run(path, key)  # nothing it ran changed (memo.py)
             if reused is not None:
                 if reused[0] is not None:
                     own[key] = reused[0]
@@ -158,10 +168,15 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                     continue
             else:
                 fn, cls = fn
-                self_value = self._generic_instance(cls)
                 if fn is cls.lookup("__init__"):
+                    self._generic_instance(cls)
                     self.generic_run_done(started, path, key, collected, None)
                     continue  # building the generic instance already ran it
+                instances = (built or {}).get(id(cls))
+                if instances and isinstance(fn, FunctionVal) and not _is_static(fn):
+                    self._run_with_instances(fn, instances, key, collected, own)
+                    continue
+                self_value = self._generic_instance(cls)
                 if isinstance(fn, FunctionVal) and _is_static(fn):
                     self_value = None
             args = []
@@ -181,6 +196,19 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         dropped = _reached_by_others(own, path)
         self.roots.extend(e for e in collected if e.id not in dropped)
         self.compute_live()
+
+    def _run_with_instances(self, fn, instances, key, collected, own):
+        """A method of a class the file's factories build: run on each of those instances
+        instead of the generic one (whose `block`, `layers` would be Unknown). Not kept for
+        reuse: an edit of a factory changes the instances without touching this def."""
+        start = len(collected)
+        for inst in instances:
+            try:
+                inputs = self._generic_inputs(fn, [inst])
+                self.call_user(fn, [inst], inputs, generic=True)
+            except Budget:
+                break
+        own[key] = collected[start:]
 
     def _generic_inputs(self, fn, args) -> dict:
         """Tensors for the inputs of a def no call reached (see generic.py)."""
@@ -245,6 +273,31 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         """An instance built by running __init__ with its defaults (Unknown otherwise);
         memoized like any constructor call."""
         return self.construct(cls, [], {}, None, generic=True)
+
+
+MAX_FACTORY_INSTANCES = 4
+
+
+def factory_instances(runs) -> dict:
+    """id(class) -> the instances built with a spread `**kwargs` (memo key GENERIC_REST) in
+    these generic runs and everything they called, at most MAX_FACTORY_INSTANCES apart."""
+    out: dict = {}
+    seen: set = set()
+    for e in reachable([x for entries in runs for x in entries]):
+        key = e.key
+        if not (isinstance(key, tuple) and key and key[0] == "<new>" and len(key) == 5):
+            continue
+        if not any(k == GENERIC_REST for k, _ in key[4]):
+            continue
+        inst = e.result
+        cls = getattr(inst, "cls", None)
+        if cls is None or (id(cls), key[3], key[4]) in seen:
+            continue
+        seen.add((id(cls), key[3], key[4]))
+        group = out.setdefault(id(cls), [])
+        if len(group) < MAX_FACTORY_INSTANCES:
+            group.append(inst)
+    return out
 
 
 def _reached_by_others(own: dict, path: str) -> set:

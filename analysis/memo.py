@@ -9,7 +9,7 @@ from .values import DictVal, FunctionVal, ListVal, Ref, is_tensor, value_key
 from .ops.spec import TensorValue
 from . import pybuiltins
 from .annotations import tensor_from_annotation
-from .generic import context_notes, generic_hyperparameter, only_attribute_base
+from .generic import GENERIC_REST, context_notes, generic_hyperparameter, only_attribute_base
 from .frames import MAX_DEPTH, CALL_STEPS, reachable, depth_exceeded, over_step_limit, Dep, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
 
 
@@ -348,13 +348,17 @@ class MemoMixin:
         params = unit.params
         args = list(args)
         kwargs = dict(kwargs)
+        rest = kwargs.pop(GENERIC_REST, False)  # **kwargs of a def nobody calls (generic.py)
+
         def named(p):
             """A parameter's value from a keyword, its default, or Unknown (generic runs)."""
             if p.name in kwargs:
                 return kwargs.pop(p.name)
             if p.name in fn.defaults:
+                if rest:  # perhaps passed through the **kwargs: a symbol, the default a variant
+                    return generic_hyperparameter(p.name, fn.defaults[p.name], context_notes(self, "defaults"))
                 return fn.defaults[p.name]
-            return UNKNOWN if generic else _MISSING
+            return UNKNOWN if (generic or rest) else _MISSING
 
         for p in params:
             if p.kind == "pos":
@@ -370,8 +374,11 @@ class MemoMixin:
             elif p.kind == "kwarg":
                 env[p.name] = DictVal(kwargs)
                 kwargs = {}
+                if rest:
+                    env[p.name].unknown = env[p.name].generic_rest = True
             if generic and p.kind in ("vararg", "kwarg") and not env[p.name].items:
                 env[p.name].unknown = True  # no caller: what it would pass is not known
+                env[p.name].generic_rest = p.kind == "kwarg"
         if args and not generic:
             return None, hard
         if kwargs and not generic and UNKNOWN not in kwargs:

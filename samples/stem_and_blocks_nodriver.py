@@ -12,7 +12,7 @@ class Net(nn.Module):
         for _ in range(depth):
             layers.append(nn.Conv2d(width, width, 3, padding=1))
         self.body = nn.Sequential(*layers)
-        self.blocks = nn.ModuleList([nn.Conv2d(3, width, 3, stride=2)])
+        self.blocks = nn.ModuleList([nn.Conv2d(3, width, 3, stride=2, padding=1)])
         for _ in range(depth):
             self.blocks.append(nn.Conv2d(width, width, 3, padding=1))
 
@@ -22,7 +22,7 @@ class Net(nn.Module):
         for blk in self.blocks:
             x = blk(x)
         z = x
-       #^ Tensor[N, width, (H - 3)//2 + 1, (W - 3)//2 + 1]
+       #^ Tensor[N, width, (H - 1)//2 + 1, (W - 1)//2 + 1]
         return y.mean() + z.mean()
 
 # oracle: Net(depth=2, width=8)(torch.randn(2, 3, 16, 16))
