@@ -392,21 +392,195 @@ def generate(target_lines: int, seed: int = 0) -> GeneratedFile:
     return GeneratedFile(text, g.meta)
 
 
+# ---- files with no driver: the models of issue 12 ------------------------------------------
+#
+# Groups of a LeNet-style CNN, a multi-head attention block, a two-layer MLP with a residual
+# and a reshape helper, with no code that calls them. "annotated": every forward input has a
+# jaxtyping annotation (`x: Float[Tensor, "b 1 28 28"]`), so shapes are symbolic in `b` and
+# `t`; "symbolic": the same code without annotations, so the engine's generic contexts
+# (analysis/generic.py) infer each input's rank and make its dims symbols. One LeNet has a
+# wrong `in_features` (with annotations, an error for every `b`).
+
+VARIANTS = ("concrete", "annotated", "symbolic")
+
+SYMBOLIC_HEADER = '''"""Model zoo without a driver: LeNet, attention, MLP blocks (generated for benchmarks)."""
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from jaxtyping import Float
+from torch import Tensor
+
+'''
+
+_LENET = '''class {name}(nn.Module):
+    """LeNet-5 style CNN for 1x28x28 digits."""
+
+    def __init__(self, num_classes: int = 10):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, {c1}, kernel_size=5, padding=2)
+        self.pool = nn.MaxPool2d(2)
+        self.conv2 = nn.Conv2d({c1}, {c2}, kernel_size=5)
+        self.fc1 = nn.Linear({tok}, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, num_classes)
+
+    def forward(self, x{ann}) -> Tensor:
+        x = self.pool(F.relu(self.conv1(x)))
+        x = self.pool(F.relu(self.conv2(x)))
+        x = x.flatten(1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)'''
+
+_ATTENTION = '''class {name}(nn.Module):
+    """Multi-head self-attention over (b, t, {dim}) tokens."""
+
+    def __init__(self, dim: int = {dim}, heads: int = {heads}):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, x{ann}) -> Tensor:
+        b, t, c = x.shape
+        qkv = self.qkv(x).reshape(b, t, 3, self.heads, c // self.heads)
+        qkv = qkv.permute(2, 0, 3, 1, 4)
+        q, k, v = qkv[0], qkv[1], qkv[2]
+        attn = (q @ k.transpose(-2, -1)) / math.sqrt(c // self.heads)
+        attn = attn.softmax(dim=-1)
+        out = (attn @ v).transpose(1, 2).reshape(b, t, c)
+        return self.proj(out)'''
+
+_MLP = '''class {name}(nn.Module):
+    """Two-layer MLP with a residual connection."""
+
+    def __init__(self, dim: int = {dim}, hidden: int = {hidden}):
+        super().__init__()
+        self.norm = nn.LayerNorm(dim)
+        self.fc1 = nn.Linear(dim, hidden)
+        self.fc2 = nn.Linear(hidden, dim)
+
+    def forward(self, x{ann}) -> Tensor:
+        h = F.gelu(self.fc1(self.norm(x)))
+        h = self.fc2(h)
+        return x + h'''
+
+_HELPER = '''def {name}(x{ann}, p: int = {p}) -> Tensor:
+    """(b, c, h, w) -> (b, h*w/p^2, c*p*p): non-overlapping p x p patches."""
+    b, c, h, w = x.shape
+    x = x.reshape(b, c, h // p, p, w // p, p)
+    x = x.permute(0, 2, 4, 1, 3, 5)
+    return x.reshape(b, (h // p) * (w // p), c * p * p)'''
+
+
+class _GroupGen:
+    def __init__(self, seed: int, annotated: bool) -> None:
+        self.rng = random.Random(seed)
+        self.w = _Writer()
+        self.meta = Meta(seed=seed)
+        self.annotated = annotated
+        self.k = 0
+
+    def ann(self, dims: str) -> str:
+        return f': Float[Tensor, "{dims}"]' if self.annotated else ""
+
+    def model(self, template: str, name: str, anchor: int, **kw) -> int:
+        start = self.w.add(template.format(name=name, **kw))
+        self.meta.class_starts.append(start)
+        self.meta.classes.append(name)
+        self.meta.forward_anchors.append({"cls": name, "line": start + anchor})
+        self.w.blank()
+        return start
+
+    def lenet(self, bug: bool) -> None:
+        c1, c2 = self.rng.choice([(6, 16), (8, 16), (6, 12)])
+        flat = c2 * 5 * 5
+        tok = str(flat + 16) if bug else str(flat)
+        start = self.model(_LENET, f"LeNet{self.k}", 14, c1=c1, c2=c2, tok=tok, ann=self.ann("b 1 28 28"))
+        if bug:
+            self.meta.bugs.append(Bug("linear-in-features", start + 8, tok, str(flat)))
+        else:
+            self.meta.linear_sites.append({"line": start + 8, "token": tok, "value": flat})
+
+    def group(self, bug: bool) -> None:
+        self.k += 1
+        dim = self.rng.choice([32, 64, 64, 96, 128])
+        heads = self.rng.choice([h for h in (2, 4, 8) if dim % h == 0])
+        self.lenet(bug)
+        self.model(_ATTENTION, f"MultiHeadAttention{self.k}", 11, dim=dim, heads=heads, ann=self.ann(f"b t {dim}"))
+        self.model(_MLP, f"ResidualMlp{self.k}", 10, dim=dim, hidden=dim * self.rng.choice([2, 4]),
+                   ann=self.ann(f"b t {dim}"))
+        self.helper()
+
+    def helper(self) -> None:
+        name, p = f"to_patches_{self.k}", self.rng.choice([4, 7])
+        start = self.w.add(_HELPER.format(name=name, p=p, ann=self.ann("b c h w")))
+        self.meta.functions.append(name)
+        self.meta.helper_defs.append({"name": name, "start": start, "end": start + 6,
+                                      "default_line": start, "default": f"p: int = {p}"})
+        self.w.blank()
+
+
+def generate_variant(target_lines: int, variant: str, seed: int = 0) -> GeneratedFile:
+    """A file of about `target_lines` lines: "concrete" is `generate` (with its driver);
+    "annotated" and "symbolic" are groups of issue 12's models with no driver, with and
+    without jaxtyping annotations on the forward inputs (the same code otherwise)."""
+    if variant == "concrete":
+        return generate(target_lines, seed)
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r} (one of {', '.join(VARIANTS)})")
+    g = _GroupGen(seed, annotated=variant == "annotated")
+    g.w.add(SYMBOLIC_HEADER)
+    g.w.blank()
+    if target_lines < 120:
+        g.k = 1
+        g.lenet(bug=False)  # a tiny file: one model and the helper
+        g.helper()
+    else:
+        groups = max(1, (target_lines - g.w.n) // 64)  # a group is 64 lines
+        for i in range(groups):
+            g.group(bug=i == groups // 2)
+    g.meta.driver_start = g.w.n  # no driver: nothing after the models
+    text = "\n".join(g.w.lines).rstrip("\n") + "\n"
+    g.meta.lines = text.count("\n")
+    return GeneratedFile(text, g.meta)
+
+
+def input_name(variant: str, n: int) -> str:
+    return f"model_{n}.py" if variant == "concrete" else f"{variant}_{n}.py"
+
+
 SIZES = {"tiny": 40, "small": 500, "medium": 3000, "large": 10000}
 
 
-def write_inputs(out_dir: str, sizes: dict[str, int] | None = None, seed: int = 0) -> dict[str, str]:
-    """Write `model_<lines>.py` (+ `.meta.json`) for each size; return {label: path}."""
+def variant_label(variant: str, label: str) -> str:
+    """The label of a file: the size label for the concrete files (as before), else
+    `<variant>-<size label>` ("annotated-medium")."""
+    return label if variant == "concrete" else f"{variant}-{label}"
+
+
+def variant_of(label: str) -> str:
+    head = label.split("-", 1)[0]
+    return head if "-" in label and head in VARIANTS else "concrete"
+
+
+def write_inputs(out_dir: str, sizes: dict[str, int] | None = None, seed: int = 0,
+                 variants: tuple = ("concrete",)) -> dict[str, str]:
+    """Write each variant's file (+ `.meta.json`) for each size; return {label: path},
+    by size, the variants of a size together."""
     os.makedirs(out_dir, exist_ok=True)
     paths = {}
     for label, n in (sizes or SIZES).items():
-        gf = generate(n, seed)
-        path = os.path.join(out_dir, f"model_{n}.py")
-        with open(path, "w", encoding="utf-8", newline="\n") as f:
-            f.write(gf.text)
-        with open(path[:-3] + ".meta.json", "w", encoding="utf-8") as f:
-            json.dump(asdict(gf.meta), f, indent=1)
-        paths[label] = path
+        for variant in variants:
+            gf = generate_variant(n, variant, seed)
+            path = os.path.join(out_dir, input_name(variant, n))
+            with open(path, "w", encoding="utf-8", newline="\n") as f:
+                f.write(gf.text)
+            with open(path[:-3] + ".meta.json", "w", encoding="utf-8") as f:
+                json.dump(asdict(gf.meta), f, indent=1)
+            paths[variant_label(variant, label)] = path
     return paths
 
 
@@ -415,9 +589,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "inputs"))
     ap.add_argument("--sizes", default=",".join(str(v) for v in SIZES.values()))
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--variants", default=",".join(VARIANTS), help="concrete, annotated, symbolic")
     a = ap.parse_args(argv)
     sizes = {s: int(s) for s in a.sizes.split(",")}
-    for label, path in write_inputs(a.out, sizes, a.seed).items():
+    for label, path in write_inputs(a.out, sizes, a.seed, tuple(a.variants.split(","))).items():
         with open(path, encoding="utf-8") as f:
             n = f.read().count("\n")
         print(f"{path}: {n} lines")

@@ -70,6 +70,10 @@ class Config:
     rss_seconds: float = 900.0  # the memory run stops after this, whatever its edit count
     inprocess: bool = True
     server: bool = True
+    # gen.VARIANTS: the concrete files (a driver at the bottom) and issue 12's files with no
+    # driver, annotated (jaxtyping) and not (symbolic generic contexts), at every size
+    variants: tuple = gen.VARIANTS
+    rss_labels: tuple = ()  # the files of the memory runs (one per variant, ~3,000 lines)
 
 
 def make_config(a: argparse.Namespace) -> Config:
@@ -100,6 +104,16 @@ def make_config(a: argparse.Namespace) -> Config:
         c.out = Path(a.out)
     c.inprocess = not a.no_inprocess
     c.server = not a.no_server
+    if a.variants:
+        c.variants = tuple(v for v in a.variants.split(",") if v)
+        unknown = [v for v in c.variants if v not in gen.VARIANTS]
+        if unknown:
+            raise SystemExit(f"unknown variant(s) {', '.join(unknown)} (one of {', '.join(gen.VARIANTS)})")
+    if c.smoke and not a.variants:
+        c.variants = ("concrete", "symbolic")  # CI: the no-driver engine path too, briefly
+    c.rss_labels = tuple(gen.variant_label(v, c.rss_label) for v in c.variants)
+    if c.smoke:
+        c.rss_labels = c.rss_labels[:1]
     return c
 
 
@@ -447,7 +461,11 @@ def inprocess(cfg: Config, fr: FileRun) -> None:
     gc.enable()
     del rr
 
-    # the engine: incremental (one host fed every edit) and from scratch (a fresh host)
+    # the engine: incremental (one host fed every edit) and from scratch (a fresh host),
+    # timed with the cyclic collector paused as the server runs an analysis
+    # (server/worker._gc_paused); it collects between samples, untimed
+    gc.collect()
+    gc.disable()
     try:
         AnalysisHost = engine_host()
         host = AnalysisHost()
@@ -458,7 +476,9 @@ def inprocess(cfg: Config, fr: FileRun) -> None:
         doc = Doc(fr.text)
         t_phase = time.perf_counter()
         n_before = len(getattr(host, "query_log", []) or [])
-        for e in fr.changelog:
+        for i, e in enumerate(fr.changelog):
+            if i % 25 == 0:
+                gc.collect()
             doc.apply(e["change"])
             if time.perf_counter() - t_phase > cfg.phase_seconds:
                 continue  # keep applying (texts stay right), stop timing
@@ -469,6 +489,8 @@ def inprocess(cfg: Config, fr: FileRun) -> None:
             e["engine_ndiag"] = len(getattr(res, "diagnostics", []) or [])
             n_after = len(getattr(host, "query_log", []) or [])
             e["recomputed"] = n_after - n_before if n_after >= n_before else n_after  # the log may be cumulative
+            # what was run again, beside re-parsing and re-lowering: calls and solver queries
+            e["rerun"] = sum(str(q).startswith(("infer:", "solve:")) for q in getattr(host, "query_log", []) or [])
             n_before = n_after
         del host
         gc.collect()
@@ -487,6 +509,7 @@ def inprocess(cfg: Config, fr: FileRun) -> None:
             e = fr.changelog[i]
             xs = []
             for _ in range(cfg.scratch_reps):
+                gc.collect()
                 t = time.perf_counter()
                 h = AnalysisHost()
                 h.set_file(path, text)
@@ -500,6 +523,8 @@ def inprocess(cfg: Config, fr: FileRun) -> None:
         fr.errors.append(f"in-process engine: NotImplementedError: {ex}")
     except Exception:  # noqa: BLE001 - record, keep the other figures
         fr.errors.append("in-process engine failed:\n" + traceback.format_exc(limit=6))
+    finally:
+        gc.enable()
 
 
 # ---------------------------------------------------------------------------------------
@@ -524,6 +549,7 @@ def aggregate(fr: FileRun) -> None:
             "engine_incremental": summarize([e["engine"] for e in es if "engine" in e]),
             "from_scratch": summarize([x for e in es for x in e.get("scratch", [])]),
             "recomputed_median": _median([e["recomputed"] for e in es if "recomputed" in e]),
+            "rerun_max": max([e["rerun"] for e in es if "rerun" in e], default=None),
             "diagnostics_last": es[-1].get("ndiag"),
         }
         tr = next((t for t in fr.traces if t.name == name.split(":")[0]), None)
@@ -568,8 +594,16 @@ def summary_markdown(cfg: Config, res: dict) -> str:
     L = []
     L.append(f"# ShapeSense benchmark ({'smoke' if cfg.smoke else 'full'} run)\n")
     m = res["meta"]
+    load = m.get("load_average")
+    load_text = ""
+    if load:
+        load_text = f" Load average (1 / 5 / 15 min) at the start {' / '.join(f'{x:.2f}' for x in load)}"
+        if m.get("load_average_end"):
+            load_text += f", at the end {' / '.join(f'{x:.2f}' for x in m['load_average_end'])}"
+        load_text += "."
     L.append(f"`{m['command']}` on {m['started']}, Python {m['python']}, {m['cpus']} CPUs, parso {m['parso']}, "
-             f"server `{' '.join(m['server_cmd'][-4:])}`, code digest `{m.get('code_digest')}`, debounceMs=0. Times in ms: median / p95 / max.\n")
+             f"server `{' '.join(m['server_cmd'][-4:])}`, code digest `{m.get('code_digest')}`, debounceMs=0. "
+             f"Times in ms: median / p95 / max.{load_text}\n")
     L.append("## Scaling (one-line edits: typing, comment, signature, add/fix bug)\n")
     L.append("| file | lines | cold open | edit -> diagnostics | engine incremental | from scratch | parse floor (DiffParser) | region re-parse (ref.) | full parse | server/scratch | server/floor | engine/scratch | engine/floor |")
     L.append("|---|---:|---|---|---|---|---|---|---|---:|---:|---:|---:|")
@@ -582,6 +616,7 @@ def summary_markdown(cfg: Config, res: dict) -> str:
                  f"{fmt_ratio(o.get('ratio_server_vs_scratch'))} | {fmt_ratio(o.get('ratio_server_vs_floor'))} | "
                  f"{fmt_ratio(o.get('ratio_engine_vs_scratch'))} | {fmt_ratio(o.get('ratio_engine_vs_floor'))} |")
     L.append("")
+    L.extend(variants_table(files))
     L.append("## Requests (steady state, after open)\n")
     L.append("| file | lines | hover | inlay hints (60-line range) | code actions | initialize (cold) | start -> ready (engine loaded, workspace indexed) |")
     L.append("|---|---:|---|---|---|---|---|")
@@ -605,9 +640,10 @@ def summary_markdown(cfg: Config, res: dict) -> str:
                      f"{fmt_ratio(d['ratio_server_vs_floor'])} | {d['recomputed_median'] if d['recomputed_median'] is not None else '-'} | "
                      f"{d['diagnostics_last'] if d['diagnostics_last'] is not None else '-'} |")
         L.append("")
-    rss = res.get("rss")
-    if rss and rss.get("rss_kb_start"):
+    runs = [r for r in (res.get("rss_runs") or {"": res.get("rss")}).values() if r and r.get("rss_kb_start")]
+    if runs:
         L.append("## Memory\n")
+    for rss in runs:
         L.append(f"{rss['edits']} edits on {rss['file']} ({rss['lines']} lines) in {rss.get('wall_s', 0):.0f} s: "
                  f"RSS after open {rss['rss_kb_start'] / 1024:.0f} MB, warm {rss['rss_kb_warm'] / 1024:.0f} MB, "
                  f"end {rss['rss_kb_end'] / 1024:.0f} MB, max {rss['rss_kb_max'] / 1024:.0f} MB "
@@ -646,8 +682,9 @@ def target_lines(res: dict) -> list[str]:
             d = (d or {}).get(k)
         return d
 
-    big = _closest(files, 3000)
-    tiny = _closest(files, 40)
+    concrete = {k: f for k, f in files.items() if f.get("variant", gen.variant_of(k)) == "concrete"}
+    big = _closest(concrete, 3000)
+    tiny = _closest(concrete, 40)
     rows = [
         (big, "edit -> diagnostics p95 (one-line edits)", get(big, "one_line_edits", "edit_to_diagnostics", "p95"), "<= 20 ms"),
         (tiny, "edit -> diagnostics p95 (one-line edits)", get(tiny, "one_line_edits", "edit_to_diagnostics", "p95"), "<= 3 ms"),
@@ -656,10 +693,22 @@ def target_lines(res: dict) -> list[str]:
         (big, "hover p95", get(big, "hover", "p95"), "<= 5 ms"),
         (big, "cold open median", get(big, "cold_open", "median"), "<= 300 ms"),
     ]
+    for variant in ("annotated", "symbolic"):  # issue 12, with debounce 0
+        mine = {k: f for k, f in files.items() if f.get("variant", gen.variant_of(k)) == variant}
+        mid, huge = _closest(mine, 3000), _closest(mine, 10000)
+        rows += [
+            (mid, "edit -> diagnostics p95 (one-line edits)", get(mid, "one_line_edits", "edit_to_diagnostics", "p95"), "<= 20 ms"),
+            (mid, "comment edit -> diagnostics p95", get(mid, "traces", "comment", "edit_to_diagnostics", "p95"), "<= 5 ms"),
+            (mid, "cold open median", get(mid, "cold_open", "median"), "<= 300 ms"),
+        ]
+        if huge is not None and huge != mid:
+            rows.append((huge, "edit -> diagnostics p95 (one-line edits)",
+                         get(huge, "one_line_edits", "edit_to_diagnostics", "p95"), "<= 60 ms"))
     for label, what, v, target in rows:
         if label is None:
             continue
         n = files[label]["lines"]
+        what = what if label in concrete else f"{files[label].get('variant', gen.variant_of(label))}: {what}"
         if v is None:
             shown = "-"
         elif "/" in what:
@@ -667,10 +716,11 @@ def target_lines(res: dict) -> list[str]:
         else:
             shown = fmt_ms(v) + ("" if v >= 1000 else " ms")
         out.append(f"- {what}, {n} lines: **{shown}** (target {target})")
-    rss = res.get("rss") or {}
-    if rss.get("rss_kb_end"):
-        out.append(f"- RSS after {rss['edits']} edits, {rss['lines']} lines: **{rss['rss_kb_end'] / 1024:.0f} MB**, "
-                   f"growth {rss['growth_from_open_pct']:+.1f}% (target <= 250 MB, < 10% growth over 10,000 edits)")
+    for label, rss in (res.get("rss_runs") or {"": res.get("rss") or {}}).items():
+        if rss.get("rss_kb_end"):
+            out.append(f"- RSS after {rss['edits']} edits, {rss['file']} ({rss['lines']} lines): "
+                       f"**{rss['rss_kb_end'] / 1024:.0f} MB**, growth {rss['growth_from_open_pct']:+.1f}% "
+                       f"(target <= 250 MB, < 10% growth over 10,000 edits)")
     return out
 
 
@@ -682,7 +732,8 @@ def plot(res: dict, path: Path) -> str | None:
         import matplotlib.pyplot as plt
     except ImportError:
         return "matplotlib not installed (pip install matplotlib): plot skipped"
-    files = [f for f in res["files"].values() if f.get("results")]
+    every = [f for f in res["files"].values() if f.get("results")]
+    files = [f for f in every if f.get("variant", "concrete") == "concrete"]
     files.sort(key=lambda f: f["lines"])
     xs = [f["lines"] for f in files]
     series = [
@@ -702,6 +753,14 @@ def plot(res: dict, path: Path) -> str | None:
         pts = [(x, y) for x, y in pts if y]
         if pts:
             ax.plot([p[0] for p in pts], [p[1] for p in pts], style, color=color, label=name)
+    for variant, color in (("annotated", "C5"), ("symbolic", "C6")):  # issue 12's files, no driver
+        fs = sorted((f for f in every if f.get("variant") == variant), key=lambda f: f["lines"])
+        pts = [(f["lines"], (f["results"].get("one_line_edits", {}).get("edit_to_diagnostics") or {}).get("p95"))
+               for f in fs]
+        pts = [(x, y) for x, y in pts if y]
+        if pts:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], "--d", color=color,
+                    label=f"{variant} (no driver): edit -> diagnostics, p95")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("file size (lines)")
@@ -724,13 +783,14 @@ def run(cfg: Config, command: str) -> int:
     t_all = time.perf_counter()
     cfg.out.mkdir(parents=True, exist_ok=True)
     inputs = BENCH / "inputs"
-    paths = gen.write_inputs(str(inputs), cfg.sizes)
+    paths = gen.write_inputs(str(inputs), cfg.sizes, variants=cfg.variants)
     import parso
 
     res: dict = {"meta": {
         "command": command, "started": time.strftime("%Y-%m-%d %H:%M:%S"), "python": platform.python_version(),
         "platform": platform.platform(), "cpus": os.cpu_count(), "parso": parso.__version__,
         "server_cmd": cfg.server_cmd, "smoke": cfg.smoke, "code_digest": code_digest(),
+        "load_average": _load_average(), "variants": list(cfg.variants),
     }, "files": {}, "errors": []}
     stderr_dir = Path(tempfile.mkdtemp(prefix="shapesense-bench-"))
     failed = False
@@ -765,22 +825,26 @@ def run(cfg: Config, command: str) -> int:
                     log("   " + e.splitlines()[0])
         aggregate(fr)
         res["files"][label] = {"path": str(path.relative_to(REPO)), "lines": fr.lines,
+                               "variant": gen.variant_of(label),
                                "traces": {t.name: t.description for t in fr.traces},
                                "results": fr.results, "errors": fr.errors,
                                "samples": {k: [round(e[k] * 1000, 4) for e in fr.changelog if k in e]
                                            for k in ("t", "floor", "region", "engine")}}
         print_file_summary(fr)
-    if cfg.server and cfg.rss_edits and cfg.rss_label in runs and not failed:
+    for rss_label in cfg.rss_labels:
+        if not (cfg.server and cfg.rss_edits and rss_label in runs and not failed):
+            continue
         t = time.perf_counter()
         try:
-            res["rss"] = rss_run(cfg, runs[cfg.rss_label], stderr_dir)
-            r = res["rss"]
+            r = rss_run(cfg, runs[rss_label], stderr_dir)
+            res.setdefault("rss_runs", {})[rss_label] = r
+            res.setdefault("rss", r)  # the first (concrete) run, as results.json always had it
             log(f"== RSS: {r['edits']} edits on {r['file']} in {time.perf_counter() - t:.1f} s: "
                 f"{r.get('rss_kb_start', 0) / 1024:.0f} MB -> {r.get('rss_kb_end', 0) / 1024:.0f} MB "
                 f"(max {r.get('rss_kb_max', 0) / 1024:.0f} MB); edit->diag {fmt_triplet(r['edit_to_diagnostics'])}")
         except (ServerError, OSError) as e:
             failed = True
-            res["errors"].append(f"rss run: {e}")
+            res["errors"].append(f"rss run ({rss_label}): {e}")
             log(f"== RSS run FAILED:\n{e}")
     if cfg.server and not failed:
         try:
@@ -792,6 +856,7 @@ def run(cfg: Config, command: str) -> int:
             res["errors"].append(f"samples: {e}")
             log(f"== samples FAILED:\n{e}")
     res["meta"]["wall_s"] = time.perf_counter() - t_all
+    res["meta"]["load_average_end"] = _load_average()
     res["meta"]["code_digest_end"] = code_digest()
     if res["meta"]["code_digest_end"] != res["meta"]["code_digest"]:
         res["errors"].append("note: analysis/ or server/ changed during the run; figures mix code states")
@@ -808,6 +873,48 @@ def run(cfg: Config, command: str) -> int:
     if failed:
         log(f"FAILED: the server could not be driven (see errors above; stderr logs in {stderr_dir})")
     return 1 if failed else 0
+
+
+def _load_average():
+    """The machine's load average (1, 5, 15 min): the benchmark shares its cores."""
+    try:
+        return list(os.getloadavg())
+    except OSError:
+        return None
+
+
+def variants_table(files: dict) -> list[str]:
+    """The files with no driver beside the concrete ones of the same size: one-line and
+    comment edits (server, p95), the engine alone, from scratch, cold open."""
+    by_size: dict = {}
+    for label, f in files.items():
+        size = label.split("-", 1)[1] if gen.variant_of(label) != "concrete" else label
+        by_size.setdefault(size, []).append((f.get("variant", gen.variant_of(label)), f))
+    if not any(len(v) > 1 for v in by_size.values()):
+        return []
+    L = ["## Concrete, annotated and symbolic files side by side\n",
+         "concrete: a driver at the bottom calls every model; annotated: issue 12's models (LeNet, "
+         "multi-head attention, MLP with a residual, a reshape helper) with jaxtyping inputs and no driver; "
+         "symbolic: the same models with no annotations and no driver (generic contexts). "
+         "Median / p95 in ms.\n",
+         "| size | variant | lines | one-line edit -> diagnostics | comment edit -> diagnostics | engine incremental (one-line) "
+         "| calls and solver queries re-run by a comment edit (max) | from scratch | cold open |",
+         "|---|---|---:|---|---|---|---:|---|---|"]
+
+    def pair(d):
+        return f"{fmt_ms(d['median'])} / {fmt_ms(d['p95'])}" if d and d.get("median") is not None else "-"
+
+    for size, group in by_size.items():
+        for variant, f in group:
+            r = f.get("results", {})
+            o = r.get("one_line_edits", {})
+            c = r.get("traces", {}).get("comment", {})
+            L.append(f"| {size} | {variant} | {f['lines']} | {pair(o.get('edit_to_diagnostics'))} | "
+                     f"{pair(c.get('edit_to_diagnostics'))} | {pair(o.get('engine_incremental'))} | "
+                     f"{c.get('rerun_max') if c.get('rerun_max') is not None else '-'} | "
+                     f"{pair(o.get('from_scratch'))} | {pair(r.get('cold_open'))} |")
+    L.append("")
+    return L
 
 
 def code_digest() -> str:
@@ -855,6 +962,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, help="seconds to wait for any single answer (default 120; smoke 30)")
     ap.add_argument("--rss-edits", type=int, help="edits in the memory run (default 10000; smoke 150; 0 = skip)")
     ap.add_argument("--reps", type=int, help="repetitions of every trace")
+    ap.add_argument("--variants", help="comma-separated: concrete (a driver), annotated (jaxtyping, no driver), "
+                                       "symbolic (no annotations, no driver); default all (smoke: concrete,symbolic)")
     ap.add_argument("--out", help="results folder")
     ap.add_argument("--phase-seconds", type=float, help="no new repetitions after this many seconds per phase (default 600; smoke 6)")
     ap.add_argument("--rss-seconds", type=float, help="time budget of the memory run (default 900; smoke 5)")

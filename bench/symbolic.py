@@ -1,68 +1,75 @@
-"""Engine cost of symbolic code: the bench's generated model files with their driver (every
-forward concrete) and without it (every forward a symbolic generic context), side by side.
+"""Engine cost of symbolic code, quickly: the concrete, annotated and symbolic files of
+bench/gen.py side by side, in this process, without the server.
 
-    python -m bench.symbolic [--sizes 500,3000] [--edits 20]
+    python -m bench.symbolic [--sizes 500,3000] [--edits 20] [--variants concrete,annotated,symbolic]
 
 Per file: a cold analysis, then one-line edits inside a forward (a statement added and
-removed) and comment edits, each followed by an incremental analysis; medians and p95 in ms.
-Engine only (AnalysisHost), one process: the server-level felt latency is bench/felt.py.
+removed) and comment edits (a comment line added and removed), each followed by an
+incremental analysis; medians and p95 of CPU time in ms (process time: steadier than wall
+time on a machine whose cores are shared), and what the edits recomputed (the query log's
+`infer:` and `solve:` entries). The collector is paused during each analysis, as the server
+does. `python -m bench.run` measures the same files through the server; this is the
+engine's share, in a minute.
 """
 from __future__ import annotations
 
 import argparse
 import gc
 import os
-import statistics
 import time
 
-from bench.gen import generate
-from shapesense.analysis.db import AnalysisHost
+from bench.gen import VARIANTS, generate_variant
+from bench.stats import summarize
+from shapesense.analysis.db import AnalysisHost, warm_up
 
 
-def _p95(xs):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
+def _timed(host, path, text) -> float:
+    host.set_file(path, text)
+    gc.disable()
+    try:
+        t0 = time.process_time()
+        host.analyze(path)
+        return time.process_time() - t0
+    finally:
+        gc.enable()
 
 
 def measure(text: str, anchors: list, edits: int) -> dict:
     path = os.path.join(os.sep, "bench-symbolic", "model.py")
     host = AnalysisHost()
-    host.set_file(path, text)
-    t0 = time.perf_counter()
-    host.analyze(path)
-    cold = (time.perf_counter() - t0) * 1000
+    cold = _timed(host, path, text)
     lines = text.split("\n")
-    code, comment = [], []
+    times: dict = {"code": [], "comment": []}
+    recomputed: dict = {"code": [], "comment": []}
     for i in range(edits):
-        at = anchors[i % len(anchors)]
+        at = anchors[(i * 7) % len(anchors)]
         indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())]
         for kind, added in (("code", f"{indent}_probe_{i} = x"), ("comment", f"{indent}# note {i}")):
             edited = "\n".join(lines[: at + 1] + [added] + lines[at + 1:])
             for new in (edited, text):
-                host.set_file(path, new)
-                t0 = time.perf_counter()
-                host.analyze(path)
-                (code if kind == "code" else comment).append((time.perf_counter() - t0) * 1000)
-    return {"cold": cold, "code": code, "comment": comment}
+                times[kind].append(_timed(host, path, new))
+                recomputed[kind].append(sum(q.startswith(("infer:", "solve:")) for q in host.query_log))
+        gc.collect()
+    return {"cold": cold, "times": times, "recomputed": recomputed}
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="500,3000")
     ap.add_argument("--edits", type=int, default=20)
+    ap.add_argument("--variants", default=",".join(VARIANTS))
     a = ap.parse_args(argv)
-    gc.disable()
-    print("| lines | variant | cold | one-line edit median / p95 | comment edit median / p95 |")
-    print("|---:|---|---:|---|---|")
+    warm_up()  # the solver and engine modules, as a server loads them before any file
+    print("| lines | variant | cold (CPU ms) | one-line edit median / p95 | comment edit median / p95 | recomputed per one-line / comment edit |")
+    print("|---:|---|---:|---|---|---|")
     for size in (int(s) for s in a.sizes.split(",")):
-        g = generate(size)
-        anchors = [f["line"] for f in g.meta.forward_anchors]
-        full = g.text
-        driverless = "\n".join(full.split("\n")[: g.meta.driver_start]) + "\n"
-        for label, text in (("with driver", full), ("no driver (symbolic)", driverless)):
-            r = measure(text, anchors, a.edits)
-            print(f"| {size} | {label} | {r['cold']:.0f} | {statistics.median(r['code']):.1f} / {_p95(r['code']):.1f} "
-                  f"| {statistics.median(r['comment']):.1f} / {_p95(r['comment']):.1f} |", flush=True)
+        for variant in a.variants.split(","):
+            g = generate_variant(size, variant)
+            r = measure(g.text, [f["line"] for f in g.meta.forward_anchors], a.edits)
+            code, comment = summarize(r["times"]["code"]), summarize(r["times"]["comment"])
+            per = {k: max(v) for k, v in r["recomputed"].items()}
+            print(f"| {g.meta.lines} | {variant} | {r['cold'] * 1000:.0f} | {code['median']:.1f} / {code['p95']:.1f} "
+                  f"| {comment['median']:.1f} / {comment['p95']:.1f} | {per['code']} / {per['comment']} |", flush=True)
             gc.collect()
 
 
