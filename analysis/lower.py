@@ -556,6 +556,8 @@ class _UnitBuilder:
                 rest.append(self.expr(c[i + 1]))
                 ops.append(c[i].value)
                 nids.append(self._id(node) if i == len(c) - 2 else self._id(None))
+                if i < len(c) - 2:  # `a - b` of `a - b - c`: its own span, for its diagnostics
+                    self.spans[nids[-1]] = (c[0].start_pos, node_end(c[i + 1]))
             if len(ops) == 1:
                 return ir.BinOp(nids[0], ops[0], first, rest[0])
             # Flat, however long (ir.OpChain): a nested BinOp per operator would recurse
