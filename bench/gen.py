@@ -516,7 +516,7 @@ class _GroupGen:
 
     def helper(self) -> None:
         name, p = f"to_patches_{self.k}", self.rng.choice([4, 7])
-        start = self.w.add(_HELPER.format(name=name, p=p, ann=self.ann("b c h w")))
+        start = self.w.add(_HELPER.format(name=name, p=p, ann=self.ann("b 1 28 28")))
         self.meta.functions.append(name)
         self.meta.helper_defs.append({"name": name, "start": start, "end": start + 6,
                                       "default_line": start, "default": f"p: int = {p}"})
