@@ -627,6 +627,7 @@ class _Flattener:
         self.active: set = set()
         self.truncated = False
         self.diags: dict = {}  # (unit, nid) -> message, from the entries walked
+        self._covered: dict = {}  # id(entry) -> ids of the forward entries its module calls ran
 
     def call(self, rec, path):
         if len(self.out) >= MAX_ROWS:
@@ -678,6 +679,17 @@ class _Flattener:
                 return owner_path + rel
         return owner_path + candidates[0]
 
+    def covered(self, entry) -> set:
+        """ids of the forward entries run by the module calls recorded in `entry`, at any depth."""
+        got = self._covered.get(id(entry))
+        if got is None:
+            got = self._covered[id(entry)] = set()  # (also guards a cycle)
+            for r in _walk(calls_of(entry)):
+                if r.body is not None and id(r.body) not in got:
+                    got.add(id(r.body))
+                    got |= self.covered(r.body)
+        return got
+
     def entry(self, entry, ctx):
         if id(entry) in self.active or len(self.active) > 64:
             return
@@ -687,7 +699,7 @@ class _Flattener:
                 self.diags.setdefault((d.unit, d.nid), d.message)
         try:
             recs = _one_per_branch(calls_of(entry))
-            bodies = {id(r.body) for r in _walk(recs) if r.body is not None}
+            bodies = self.covered(entry)
             i = 0
             for j, dep in enumerate(entry.deps):
                 while i < len(recs) and recs[i].dep_index <= j:
@@ -695,15 +707,36 @@ class _Flattener:
                     i += 1
                 # A helper function (or method) called from here: its module calls
                 # come at this point, as in torch.
-                if isinstance(dep.fn, FunctionVal) and not dep.generic and id(dep.child) not in bodies:
-                    sub = ctx
-                    if dep.args and _is_module(dep.args[0]):
-                        sub = (dep.args[0], self.resolve(ctx, dep.args[0]))
-                    self.entry(dep.child, sub)
+                if not isinstance(dep.fn, FunctionVal) or dep.generic or id(dep.child) in bodies:
+                    continue
+                if _is_forward(dep):  # a module call no record below this entry has
+                    self.call(_dep_call(dep), self.resolve(ctx, dep.args[0]))
+                    continue
+                sub = ctx
+                if dep.args and _is_module(dep.args[0]):
+                    sub = (dep.args[0], self.resolve(ctx, dep.args[0]))
+                self.entry(dep.child, sub)
             for rec in recs[i:]:
                 self.call(rec, self.resolve(ctx, rec.module, rec.site))
         finally:
             self.active.discard(id(entry))
+
+
+def _is_forward(dep) -> bool:
+    """A module's forward run. A call that changes its module (keeps attention scores, an
+    autograd Function's ctx) is merged into its caller's entry with the forward runs it made,
+    which then show up as the caller's own: a module call, when no record has it."""
+    module = dep.args[0] if dep.args else None
+    return isinstance(module, Instance) and module.cls.is_module() \
+        and getattr(module.cls.lookup("forward"), "unit_key", None) == dep.fn.unit_key
+
+
+def _dep_call(dep) -> ModuleCall:
+    """A module call known from the forward run it made (one merged into an entry whose
+    module calls were not kept: an autograd Function's forward calling the blocks)."""
+    rec = ModuleCall(dep.args[0], dep.args[1:], 0)
+    rec.result, rec.body = dep.child.result, dep.child
+    return rec
 
 
 def _build(engine, path, name, cls, inst, rec, context, n_contexts) -> ModelSummary:
@@ -823,10 +856,11 @@ class _Params:
         items = self._collect(module, (), ((), module), set(), 0)
         if any(item is None for item in items):  # a container whose items the analysis does not know
             return UNKNOWN, UNKNOWN, UNKNOWN
-        # One tensor at several places: the places of one holder are modules torch has apart
-        # (a memoized constructor call is one value for two modules); places in different
-        # holders are a weight tied by assignment (`dec.weight = enc.weight`), one parameter
-        # (module.parameters() gives it once).
+        # One tensor at several places. In layers: the places in one layer value are modules
+        # torch has apart (a memoized constructor call is one value for two modules); places
+        # in different layers are a weight tied by assignment (`dec.weight = enc.weight`), one
+        # parameter (module.parameters() gives it once). A user module's nn.Parameter may be
+        # the very value of another one (a memoized `init_(torch.zeros(n, k))`): each counts.
         places: dict = {}
         for t, _, _, holder in items:
             held = places.setdefault(id(t), {})
@@ -840,7 +874,8 @@ class _Params:
             n = S.prod(sized.shape) if sized.shape is not None else UNKNOWN
             if n is UNKNOWN or (isinstance(n, S.Expr) and _has_unknown(sized.shape)):
                 return UNKNOWN, UNKNOWN, UNKNOWN
-            n = S.mul(n, max(held.values()))
+            layers = [c for h, c in held.items() if h[1] is None]
+            n = S.mul(n, (max(layers) if layers else 0) + sum(c for h, c in held.items() if h[1] is not None))
             total = S.add(total, n)
             flag = flags.get(id(t), (None, True))[1]
             if flag is None or trainable is UNKNOWN:
@@ -869,7 +904,7 @@ class _Params:
 
     def _collect(self, m, path, scope, seen, depth) -> list:
         """(tensor, its size and dtype, declared frozen, holder) per parameter below `m`, the
-        holder being (id of the module value holding it, its name in a user module); None for an unknown
+        holder being (id of the module value holding it, its name in a user module or None in a layer); None for an unknown
         part. A module shared within one instance counts once (module.parameters() skips
         repeats)."""
         ident = _ident(m, path, scope)

@@ -261,6 +261,72 @@ class M(nn.Module):
 
 y = M()(torch.randn(2, 6))
 """,
+    # Two parameters made by one helper call with equal arguments (one value to the engine).
+    "parameters_from_one_helper": """
+def init_(tensor):
+    tensor.uniform_(-0.1, 0.1)
+    return tensor
+
+
+class M(nn.Module):
+    def __init__(self, n=6, k=3):
+        super().__init__()
+        self.proj_k = nn.Parameter(init_(torch.zeros(n, k)))
+        self.proj_v = nn.Parameter(init_(torch.zeros(n, k)))
+        self.params = nn.ParameterList([nn.Parameter(init_(torch.zeros(n, k))) for _ in range(2)])
+
+    def forward(self, x):
+        return x @ self.proj_k + x @ self.proj_v + x @ self.params[0]
+
+y = M()(torch.randn(2, 6))
+""",
+    # A forward that writes to its module (kept attention scores) is merged into its caller.
+    "impure_forward_blocks": """
+class Attention(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.q = nn.Linear(d, d)
+        self.scores = None
+
+    def forward(self, x):
+        q = self.q(x)
+        self.scores = q @ x.transpose(-2, -1)
+        return q
+
+
+class FeedForward(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.fc1 = nn.Linear(d, 2 * d)
+        self.fc2 = nn.Linear(2 * d, d)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+class Block(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.attn = Attention(d)
+        self.ff = FeedForward(d)
+
+    def forward(self, x):
+        return x + self.ff(x + self.attn(x))
+
+
+class M(nn.Module):
+    def __init__(self, d=8, depth=2):
+        super().__init__()
+        self.blocks = nn.ModuleList([Block(d) for _ in range(depth)])
+        self.head = nn.Linear(d, 2)
+
+    def forward(self, x):
+        for block in self.blocks:
+            x = block(x)
+        return self.head(x)
+
+y = M()(torch.randn(2, 5, 8))
+""",
     # requires_grad: set on modules, on parameters in a loop, on one parameter, under a flag.
     "frozen": """
 class M(nn.Module):
