@@ -193,7 +193,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 pass
         self._collect.pop()
         self.keep_generic_runs(path)
-        dropped = _reached_by_others(own, path)
+        dropped = _reached_by_others(own, path, self.generic_runs)
         self.roots.extend(e for e in collected if e.id not in dropped)
         self.compute_live()
 
@@ -300,14 +300,22 @@ def factory_instances(runs) -> dict:
     return out
 
 
-def _reached_by_others(own: dict, path: str) -> set:
+def _reached_by_others(own: dict, path: str, runs: dict) -> set:
     """Ids of the generic entries of defs that another model's method also reaches in its
     generic run (`Mlp.forward` called by `Block.forward`): that call gives them a context of
     their use, and their own context would only blur it. A plain function reaching them (a
     test or demo function that builds the model with its own sizes) does not: those are
     made-up values, and the model's own symbolic context stays beside them. Mutual reach
     keeps both."""
-    reach = {key: _units_reached(entries, path) for key, entries in own.items()}
+    reach = {}
+    for key, entries in own.items():
+        run = runs.get((path, key))
+        if run is None or run.own is not entries:
+            reach[key] = _units_reached(entries, path)
+        else:  # a generic run kept across edits: what it reaches is kept with it
+            if run.units is None:
+                run.units = _units_reached(entries, path)
+            reach[key] = run.units
     reached_by: dict = {}  # unit key -> the methods whose generic run reaches it
     for other, units in reach.items():
         if "." in other:

@@ -444,12 +444,13 @@ class _GenericRun:
     instance, the call), `probes` (what its inputs were decided from), `own` (the call's
     entries, None for an `__init__`), `notes` (generic.context_notes it set)."""
 
-    __slots__ = ("entries", "probes", "own", "notes", "last_run", "epoch")
+    __slots__ = ("entries", "probes", "own", "notes", "last_run", "epoch", "units")
 
     def __init__(self, entries, probes, own, notes, last_run, epoch):
         self.entries, self.probes, self.own, self.notes = entries, probes, own, notes
         self.last_run = last_run  # the run that made or reused it
         self.epoch = epoch  # host.memo_epoch when its entries were last seen in the memo
+        self.units = None  # the units of its file its call reaches (infer._reached_by_others)
 
 
 def _library_errors(program, entry) -> list:
