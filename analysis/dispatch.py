@@ -168,7 +168,9 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
         if not generic.is_probe(v):
             continue
         attrs = dict(module.attrs, training=module.training) if module is not None else None
-        ranks, pins, preserving, kept = generic.admitted_ranks(spec, s_args, s_kwargs, v, attrs)
+        ranks, pins, preserving, kept, ignored = generic.admitted_ranks(spec, s_args, s_kwargs, v, attrs)
+        if ignored:
+            continue  # passed along (`device=device`), not used as a tensor
         generic.record(frame, v, "ranks", (ranks, pins))
         if generic._has_unbatched_form(spec.name):
             generic.record(frame, v, "spatial", True)

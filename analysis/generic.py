@@ -152,6 +152,7 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
     admitted, pins = set(), {}
     informative = False
     same_shape, kinds = {}, {}  # per admitted rank
+    outputs = set()  # what the op gave at each rank: one and the same means it ignores the probe
     for rank in range(0, MAX_RANK + 1):
         names = [f"_rank{rank}_{i}" for i in range(rank)]
         trial = TensorValue(tuple(S.sym(n) for n in names))
@@ -182,6 +183,7 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
         pins[rank] = _pinned(required, names)
         same_shape[rank] = isinstance(out, TensorValue) and out.shape == trial.shape
         kinds[rank] = _rank_kind(out, rank)
+        outputs.add(_output_key(out))
     if informative and len(admitted) == 2 and max(admitted) - min(admitted) == 1 and _has_unbatched_form(spec.name):
         admitted = {max(admitted)}  # the batched form (N, C, ...) of a conv, pool or pad
     low = _uniform_from(admitted, kinds)
@@ -192,7 +194,18 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
         informative = True
     kept = kinds[min(admitted)] if low is not None else None
     preserving = bool(admitted) and all(same_shape[r] for r in admitted)
-    return frozenset(admitted) if informative else None, pins, preserving, kept
+    # `torch.arange(n, device=device)`: the op gives the same at every rank, so the value
+    # was passed along, not used as a tensor (the parameter is no tensor input).
+    ignored = not informative and len(outputs) == 1 and None not in outputs and len(admitted) == MAX_RANK + 1
+    return frozenset(admitted) if informative else None, pins, preserving, kept, ignored
+
+
+def _output_key(out):
+    """A comparable form of an op's output (None when it has none)."""
+    try:
+        return repr(out) if isinstance(out, (TensorValue, tuple, list, int, float, str, bool)) else None
+    except RecursionError:
+        return None
 
 
 # A trial dim's value where an op branches on it: large, and divisible by 2..16.
