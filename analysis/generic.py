@@ -178,7 +178,7 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
             kinds[rank] = _rank_kind(_run_with_large_dims(spec, t_args, t_kwargs, forward_attrs, names), rank)
             continue
         except Exception:  # noqa: BLE001 - a spec that cannot run with these values: no information
-            return None, {}, False, None
+            return None, {}, False, None, False
         admitted.add(rank)
         pins[rank] = _pinned(required, names)
         same_shape[rank] = isinstance(out, TensorValue) and out.shape == trial.shape
