@@ -112,7 +112,8 @@ class AnalysisHost:
             before = state.units
             try:
                 state.units = diskcache.lowered_units(self.unit_cache, state, self.query_log,
-                                                      lambda: self.libraries.distribution(path))
+                                                      lambda: self.libraries.distribution(path),
+                                                      lambda: self.is_library(path))
             except RecursionError:
                 state.units = {}
             state.units_text = state.text

@@ -262,3 +262,116 @@ def test_cache_command_shows_and_clears_the_cache(tmp_path, cache_dir):
     (cache_dir / "keep.txt").write_text("not ours")
     _cli("cache", "clear", env=env)
     assert (cache_dir / "keep.txt").exists()  # only the cache's own entries are removed
+
+
+# -- library files parsed as skeletons (analysis.lazybodies) --------------------------------------
+LIB = '''"""A library module: blocks whose bodies are parsed when a call reaches them."""
+import torch
+import torch.nn as nn
+
+
+def make_divisible(v, divisor=8):
+    """Round v up to a multiple of divisor."""
+    return max(divisor, (v + divisor - 1) // divisor * divisor)
+
+
+class Block(nn.Module):
+    def __init__(self, a, b, hidden=None):
+        super().__init__()
+        hidden = hidden or make_divisible(a * 2)
+        self.fc1 = nn.Linear(a, hidden)
+        self.fc2 = nn.Linear(hidden, b)
+
+    def forward(self, x):
+        def act(t):
+            return torch.relu(t)
+
+        scale = (lambda t: t * 2)
+        return self.fc2(scale(act(self.fc1(x))))
+
+    def extra(self): return 1
+
+    def wide(self,
+             x): return x
+
+
+async def fetch():
+    return 1
+
+
+if torch.__version__:
+    def helper(x):
+        y = x.view(x.shape[0], -1)
+        return y
+'''
+
+USE = '''import torch
+from lazylib import Block, helper
+
+y = Block(8, 16)(torch.randn(4, 8))
+z = helper(torch.randn(2, 3, 4))
+bad = Block(8, 16)(torch.randn(4, 9))
+'''
+
+
+def _lib_site(tmp_path, text=LIB):
+    site = tmp_path / "site"
+    (site / "lazylib").mkdir(parents=True)
+    (site / "lazylib" / "__init__.py").write_text(text)
+    info = site / "lazylib-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Name: lazylib\nVersion: 0.1\nRequires-Dist: torch\n")
+    (info / "RECORD").write_text("lazylib/__init__.py,,\n")
+    user = tmp_path / "ws" / "model.py"
+    user.parent.mkdir()
+    user.write_text(USE)
+    return site, user
+
+
+def test_a_skeleton_keeps_the_lines_and_leaves_out_bodies():
+    from shapesense.analysis import lazybodies
+
+    text, deferred = lazybodies.skeleton(LIB)
+    assert text.count("\n") == LIB.count("\n")
+    assert "round v up" not in text.lower() and "torch.relu" not in text and "x.view" not in text
+    assert "def extra(self): return 1" in text and "x): return x" in text  # bodies on the header's line stay
+    lines = LIB.split("\n")
+    starts = {lines[n - 1].strip().split("(")[0] for n in deferred}
+    assert starts == {"def make_divisible", "def __init__", "def forward", "async def fetch", "def helper"}
+
+
+def test_library_results_are_the_same_parsed_as_skeletons_or_whole(tmp_path, monkeypatch, cache_dir):
+    from shapesense.analysis import lazybodies
+
+    site, user = _lib_site(tmp_path)
+    _, lazy = _analyze(str(user), USE, False, library_paths=(str(site),))
+    host, _ = _analyze(str(user), USE, False, library_paths=(str(site),))
+    lib_units = host.units(str(site / "lazylib" / "__init__.py"))
+    assert any(isinstance(u, lazybodies.LazyUnit) for u in lib_units.values())
+    _, cold = _analyze(str(user), USE, True, library_paths=(str(site),))
+    warm_host, warm = _analyze(str(user), USE, True, library_paths=(str(site),))
+    assert warm_host.unit_cache.hits == 2
+    monkeypatch.setattr(lazybodies, "skeleton", lambda text: None)
+    _, whole = _analyze(str(user), USE, False, library_paths=(str(site),))
+    assert _snapshot(lazy) == _snapshot(whole) == _snapshot(cold) == _snapshot(warm)
+    shapes = {f.text: f.shape for f in whole.facts if f.is_target}
+    assert shapes["y"] == "Tensor[4, 16]" and shapes["z"] == "Tensor[2, 12]"
+    [error] = [d for d in whole.diagnostics if d.severity == "error"]
+    assert error.span.start[0] == USE.splitlines().index("bad = Block(8, 16)(torch.randn(4, 9))")
+    # the library line in the related information is where the Linear is applied
+    lib_lines = LIB.splitlines()
+    assert any(r.path and r.path.endswith("__init__.py") and "self.fc1(x)" in lib_lines[r.span.start[0]]
+               for r in error.related)
+
+
+def test_an_edited_library_file_is_parsed_whole_again(tmp_path, cache_dir):
+    site, user = _lib_site(tmp_path)
+    lib = str(site / "lazylib" / "__init__.py")
+    host, _ = _analyze(str(user), USE, True, library_paths=(str(site),))
+    edited = LIB.replace("self.fc2 = nn.Linear(hidden, b)", "self.fc2 = nn.Linear(hidden, b * 2)")
+    host.set_file(lib, edited)
+    after = host.analyze(str(user))
+    (site / "lazylib" / "__init__.py").write_text(edited)
+    _, fresh = _analyze(str(user), USE, False, library_paths=(str(site),))
+    assert _snapshot(after) == _snapshot(fresh)
+    assert {f.text: f.shape for f in fresh.facts if f.is_target}["y"] == "Tensor[4, 32]"
