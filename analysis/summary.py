@@ -29,6 +29,7 @@ from .frames import Budget, Entry, Frame, _PseudoUnit, start_budget
 from .ops.attention import SUBMODULE_CALLS, SUBMODULES
 from .ops.spec import Dtype, TensorValue
 from .shapes import UNKNOWN
+from .alternatives import OneOf
 from .values import ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, NNModule
 
 MAX_ROWS = 5_000  # a module tree past this is cut (the summary says so)
@@ -212,6 +213,8 @@ def _engine(host, path):
 
 # -- which module, which run ------------------------------------------------------------------
 def _is_module(v) -> bool:
+    if isinstance(v, OneOf):  # `Act = nn.GELU if new_torch else nn.ReLU`: one of them
+        return all(_is_module(o) for o in v.options)
     return isinstance(v, (NNModule, Container)) or (isinstance(v, Instance) and v.cls.is_module())
 
 
@@ -668,7 +671,7 @@ class _Flattener:
         if site is not None and site[1] is not None:
             steps = _called_steps(site[1], site[0])
             found = _canonical(owner, steps) if steps else None
-            if found is not None and found[1] is module:
+            if found is not None and (found[1] is module or _option_of(found[1], module)):
                 return owner_path + found[0]
         candidates = _paths_in(owner, module)
         if not candidates:
@@ -751,6 +754,10 @@ def _build(engine, path, name, cls, inst, rec, context, n_contexts) -> ModelSumm
         flat.call(rec, ())
         for key, output, call in flat.out:
             node = nodes.get(idents.get(key)) if key is not None else None
+            if node is not None and isinstance(node.module, OneOf) and rows and rows[-1][0] is node:
+                if value_text(rows[-1][1]) != value_text(output):
+                    rows[-1][1] = UNKNOWN  # the modules it may be give different outputs
+                continue  # the next module it may be: one call
             if node is not None:
                 site = call.site
                 error = flat.diags.get((site[2], site[3])) if site is not None else None
@@ -819,7 +826,14 @@ def _add_missing_containers(rows: list) -> None:
             return
 
 
+def _option_of(m, module) -> bool:
+    """Is `module` one of the modules a OneOf may be (calling it calls each)?"""
+    return isinstance(m, OneOf) and any(o is module for o in m.options)
+
+
 def _type_name(m) -> str:
+    if isinstance(m, OneOf):
+        return " or ".join(dict.fromkeys(_type_name(o) for o in m.options))
     if isinstance(m, Instance):
         return m.cls.qualname.rsplit(".", 1)[-1]
     if isinstance(m, NNModule):
@@ -920,6 +934,11 @@ class _Params:
             out.extend((t, TensorValue(t.shape, m.dtype or t.dtype), False, (id(_root(m)), None)) for _, _, t in own)
             if m.name not in SUBMODULES:
                 return out  # else the modules inside it come below, with their own tensors
+        elif isinstance(m, OneOf):  # its count, when every module it may be has the same
+            counts = {self._count(o)[:2] for o in m.options}
+            if len(counts) != 1 or UNKNOWN in next(iter(counts)):
+                return [None]
+            return self._collect(m.options[0], path, scope, seen, depth)
         elif isinstance(m, Container):
             count = getattr(m, "count", None)
             if count is not None:  # `count` copies of one layer (a symbolic num_layers)

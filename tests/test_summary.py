@@ -162,3 +162,55 @@ def test_cli_errors(tmp_path):
     (tmp_path / "plain.py").write_text("x = 1\n")
     none = _cli(str(tmp_path / "plain.py"))
     assert none.returncode == 2 and "no nn.Module class" in none.stderr
+
+
+def test_a_module_known_as_one_of_a_few(tmp_path):
+    """A version check picks the layer: the row is one call of either, with the shape and
+    count they share, and no count where they differ."""
+    s = _summary(tmp_path, """
+        import torch
+        import torch.nn as nn
+
+        if torch.__version__ >= "1.7":
+            Act, Proj = nn.GELU, nn.Linear
+        else:
+            Act, Proj = nn.ReLU, nn.Bilinear
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.act = Act()
+                self.proj = nn.Linear(4, 4) if torch.__version__ >= "2" else nn.Identity()
+
+            def forward(self, x):
+                return self.proj(self.act(x))
+
+        y = M()(torch.randn(2, 4))
+        """)
+    rows = [(r.name, r.type, summary.dim_json(r.params), [summary.dim_json(d) for d in r.output_shape or ()])
+            for r in s.rows]
+    assert rows == [("M", "M", "?", [2, 4]), ("act", "GELU or ReLU", 0, [2, 4]),
+                    ("proj", "Linear or Identity", "?", [2, 4])], rows
+    assert summary.dim_json(s.total_params) == "?"
+
+
+def test_tied_and_frozen_parameters(tmp_path):
+    s = _summary(tmp_path, """
+        import torch
+        import torch.nn as nn
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.emb = nn.Embedding(10, 4)
+                self.out = nn.Linear(4, 10, bias=False)
+                self.out.weight = self.emb.weight
+                self.emb.requires_grad_(False)
+
+            def forward(self, x):
+                return self.out(self.emb(x))
+
+        y = M()(torch.zeros(2, 3, dtype=torch.long))
+        """)
+    assert (s.total_params, s.trainable_params) == (40, 0)
+    assert [(r.name, r.params, r.trainable) for r in s.rows] == [("M", 40, 0), ("emb", 40, 0), ("out", 40, 0)]
