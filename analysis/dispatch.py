@@ -171,6 +171,12 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
         ranks, pins, preserving, kept, ignored = generic.admitted_ranks(spec, s_args, s_kwargs, v, attrs)
         if ignored:
             continue  # passed along (`device=device`), not used as a tensor
+        if _with_numbers_only(spec, s_args, s_kwargs, v):
+            # `dim < 0`, `x * 0.5`: a number would do the same, so this is no sign that the
+            # value is a tensor; a tensor's later uses still tell its rank.
+            if same is None and preserving:
+                same = v
+            continue
         generic.record(frame, v, "ranks", (ranks, pins))
         if generic._has_unbatched_form(spec.name):
             generic.record(frame, v, "spatial", True)
@@ -179,6 +185,14 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
         if same is None:
             same = v if preserving else generic.derived_from(v, kept)
     return same
+
+
+def _with_numbers_only(spec, s_args, s_kwargs, probe) -> bool:
+    """An operator (`<`, `+`, `*` ...) between the probe and plain numbers only."""
+    if not spec.name.startswith("Tensor.__") or s_kwargs:
+        return False
+    others = [a for a in s_args if a is not probe]
+    return bool(others) and all(isinstance(a, (int, float)) and not isinstance(a, bool) for a in others)
 
 
 def _describe(spec, args, kwargs, module, out) -> str:
