@@ -112,8 +112,7 @@ class AnalysisHost:
             before = state.units
             try:
                 state.units = diskcache.lowered_units(self.unit_cache, state, self.query_log,
-                                                      lambda: self.libraries.distribution(path),
-                                                      lambda: self.is_library(path))
+                                                      lambda: self.libraries.distribution(path))
             except RecursionError:
                 state.units = {}
             state.units_text = state.text

@@ -39,9 +39,8 @@ from dataclasses import fields, is_dataclass
 
 from parso.utils import split_lines
 
-from . import ir, lazybodies, lower
-from .lazybodies import LazyUnit
-from .syntax import Segment, SyntaxTree
+from . import ir, lower
+from .syntax import Segment
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +84,7 @@ def _schema() -> str:
     for c in _CLASSES:
         h.update(f"|{c.__name__}:{','.join(_FIELDS[c])}".encode())
     here = os.path.dirname(os.path.abspath(__file__))
-    for name in ("ir.py", "lower.py", "syntax.py", "lazybodies.py", "diskcache.py"):
+    for name in ("ir.py", "lower.py", "syntax.py", "diskcache.py"):
         try:
             with open(os.path.join(here, name), "rb") as f:
                 h.update(f.read())
@@ -163,10 +162,43 @@ def _spans_in(flat) -> dict:
     return {nid: ((a, b), (c, d)) for nid, a, b, c, d in zip(it, it, it, it, it)}
 
 
+class LazyUnit(ir.Unit):
+    """A function unit restored from the cache, decoded the first time one of its fields is
+    read (by `load()` -> (body, params, spans, digest, line_shift)): a model file reaches a
+    few defs of each library module it imports, and decoding every body would cost as much
+    as the rest of a warm open."""
+
+    def __init__(self, key: str, anchor, load):  # (not the dataclass __init__)
+        self.key, self.kind, self.anchor = key, "function", anchor
+        self.stamp = next(lower._STAMPS)
+        self._load = load
+
+    def _get(self, name: str):
+        d = self.__dict__
+        if "_load" in d:
+            load = d.pop("_load")
+            try:
+                d["_body"], d["_params"], d["_spans"], d["_digest"], d["_line_shift"] = load()
+            except BaseException:
+                d["_load"] = load
+                raise
+        return d[name]
+
+    def _set(name):  # noqa: N805 - a helper of the class body
+        def setter(self, value):
+            self._get(name)
+            self.__dict__[name] = value
+        return setter
+
+    body = property(lambda self: self._get("_body"), _set("_body"))
+    params = property(lambda self: self._get("_params"), _set("_params"))
+    spans = property(lambda self: self._get("_spans"), _set("_spans"))
+    digest = property(lambda self: self._get("_digest"), _set("_digest"))
+    line_shift = property(lambda self: self._get("_line_shift"), _set("_line_shift"))
+    del _set
+
+
 def _decoded_unit(key: str, raw: list, anchor) -> LazyUnit:
-    """A function unit restored from the cache, decoded the first time it is read: a model
-    file reaches a few defs of each library module it imports, and decoding every body
-    would cost as much as the rest of a warm open."""
     def load():
         body, params, spans = raw
         body, params = decode(body), decode(params)
@@ -178,7 +210,6 @@ def _decoded_unit(key: str, raw: list, anchor) -> LazyUnit:
 
 
 # -- entries ---------------------------------------------------------------------------------
-_DEFERRED = "deferred"  # a unit whose body the skeleton left out (analysis.lazybodies)
 def _capture(tree, lower_cache: dict) -> dict:
     """What is stored for a file, as references to its (immutable) IR and span tables: per
     segment its place and its lowering, and the lowering cache's defs (their code is re-read
@@ -196,10 +227,6 @@ def _capture(tree, lower_cache: dict) -> dict:
             if unit.anchor is not seg:
                 raise TypeError("a unit anchored elsewhere")
             index[id(unit)] = (n, key)
-            if isinstance(unit, LazyUnit) and unit.deferred is not None:  # a body left for later
-                line, end = unit.deferred
-                units.append((key, _DEFERRED, unit.stub_params, (line - seg.start + 1, end - seg.start + 1), 0))
-                continue
             units.append((key, unit.body, unit.params, unit.spans, delta + unit.line_shift))
         segments.append((seg.start, seg.end, low.skeleton.hex(), low.ident[0], low.ident[1], low.base,
                          low.body, low.spans, delta, units))
@@ -220,8 +247,7 @@ def _encoded(captured: dict) -> dict:
     segments = []
     for start, end, skeleton, k, salt, base, body, spans, delta, units in captured["segments"]:
         segments.append([start, end, skeleton, k, salt, base, encode(body), _spans_out(spans, delta),
-                         [[key, _DEFERRED, encode(params), list(uspans)] if ubody is _DEFERRED else
-                          [key, encode(ubody), encode(params), _spans_out(uspans, shift)]
+                         [[key, encode(ubody), encode(params), _spans_out(uspans, shift)]
                           for key, ubody, params, uspans, shift in units]])
     return {"segments": segments, "defs": captured["defs"]}
 
@@ -249,17 +275,6 @@ def _restore(tree, lower_cache: dict, text: str, entry: dict, lazy: bool = False
         for key, ubody, params, uspans in units:
             if type(key) is not str:
                 raise CorruptEntry("unit")
-            if ubody == _DEFERRED:
-                params = decode(params)
-                if type(params) is not tuple or type(uspans) is not list or len(uspans) != 2 \
-                        or not all(type(x) is int for x in uspans):
-                    raise CorruptEntry("deferred unit")
-                first_line, last_line = uspans[0] + start - 1, uspans[1] + start - 1
-                if not start <= first_line <= last_line <= len(lines):  # (a body may reach into the next segment)
-                    raise CorruptEntry("deferred unit")
-                low.fn_units[key] = lazybodies.lazy_unit(key, seg, first_line, last_line, lines, params)
-                tree.from_skeleton = True
-                continue
             unit = _decoded_unit(key, [ubody, params, uspans], seg) if lazy else ir.Unit(
                 key, "function", decode(ubody), decode(params), _spans_in(uspans), "", 0, next(lower._STAMPS), seg)
             if not lazy:
@@ -350,7 +365,6 @@ class UnitCache:
         except (CorruptEntry, ValueError, TypeError, KeyError, IndexError, RecursionError) as exc:
             log.info("ShapeSense: ignoring a bad cache entry %s: %s", path, exc)
             tree.segments = tree.lines = tree.text = None
-            tree.from_skeleton = False
             self.misses += 1
             _remove(path)
             return False
@@ -587,33 +601,19 @@ def clear(folder: str | None = None) -> int:
 
 
 # -- the host's use ---------------------------------------------------------------------------
-def lowered_units(cache: UnitCache | None, state, log: list, distribution=None, library=None) -> dict:
+def lowered_units(cache: UnitCache | None, state, log: list, distribution=None) -> dict:
     """The units of a file (analysis.db's _FileState): restored from the cache the first
     time the file is seen (its tree and lowering cache then come from the entry), else
     parsed and lowered as usual; a file parsed whole for the first time is stored.
-    `distribution()`: "name-version" of the library the file belongs to, or None;
-    `library()`: is it an installed library's file (parsed as a skeleton: analysis.lazybodies)."""
-    if getattr(state.tree, "from_skeleton", False) and state.tree.text != state.text:
-        # a library file whose text changed: its segments are the skeleton's, whose lines
-        # differ from the text's inside def bodies; no region of it can be re-parsed alone
-        state.tree, state.lower_cache = SyntaxTree(), {}
+    `distribution()`: "name-version" of the library the file belongs to, or None."""
     first = state.tree.segments is None
     bucket = (distribution() if first and cache is not None and distribution else None) or "files"
     restored = first and cache is not None and cache.restore(state.tree, state.lower_cache, state.text, bucket,
                                                              lazy=bucket != "files")
     if restored:
         log.append("cache")
-    shape = lazybodies.skeleton(state.text) if first and not restored and library and library() else None
-    if shape is not None:  # an installed library's file: its def bodies when a call reaches them
-        segments = state.tree.update(shape[0], log)
-        units = lower.lower_module(segments, state.lower_cache, log, state.tree.lines)
-        state.tree.lines, state.tree.text = split_lines(state.text, keepends=True), state.text
-        state.tree.from_skeleton = True
-        lazybodies.defer(units, state.tree.lines, shape[1])
-    else:
-        segments = state.tree.update(state.text, log)
-        units = lower.lower_module(segments, state.lower_cache, log, state.tree.lines)
-        lazybodies.adopt(units)
+    segments = state.tree.update(state.text, log)
+    units = lower.lower_module(segments, state.lower_cache, log, state.tree.lines)
     if first and not restored and cache is not None:
         cache.store(state.tree, state.lower_cache, state.text, bucket)
     return units

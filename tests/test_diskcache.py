@@ -264,8 +264,8 @@ def test_cache_command_shows_and_clears_the_cache(tmp_path, cache_dir):
     assert (cache_dir / "keep.txt").exists()  # only the cache's own entries are removed
 
 
-# -- library files parsed as skeletons (analysis.lazybodies) --------------------------------------
-LIB = '''"""A library module: blocks whose bodies are parsed when a call reaches them."""
+# -- a library restored from the cache: bodies decoded when a call reaches them --------------------------------------
+LIB = '''"""A library module: a few blocks, defs nested in defs and in an if."""
 import torch
 import torch.nn as nn
 
@@ -328,32 +328,16 @@ def _lib_site(tmp_path, text=LIB):
     return site, user
 
 
-def test_a_skeleton_keeps_the_lines_and_leaves_out_bodies():
-    from shapesense.analysis import lazybodies
-
-    text, deferred = lazybodies.skeleton(LIB)
-    assert text.count("\n") == LIB.count("\n")
-    assert "round v up" not in text.lower() and "torch.relu" not in text and "x.view" not in text
-    assert "def extra(self): return 1" in text and "x): return x" in text  # bodies on the header's line stay
-    lines = LIB.split("\n")
-    starts = {lines[n - 1].strip().split("(")[0] for n in deferred}
-    assert starts == {"def make_divisible", "def __init__", "def forward", "async def fetch", "def helper"}
-
-
-def test_library_results_are_the_same_parsed_as_skeletons_or_whole(tmp_path, monkeypatch, cache_dir):
-    from shapesense.analysis import lazybodies
-
+def test_library_results_are_the_same_restored_from_the_cache(tmp_path, cache_dir):
     site, user = _lib_site(tmp_path)
-    _, lazy = _analyze(str(user), USE, False, library_paths=(str(site),))
-    host, _ = _analyze(str(user), USE, False, library_paths=(str(site),))
-    lib_units = host.units(str(site / "lazylib" / "__init__.py"))
-    assert any(isinstance(u, lazybodies.LazyUnit) for u in lib_units.values())
+    _, whole = _analyze(str(user), USE, False, library_paths=(str(site),))
     _, cold = _analyze(str(user), USE, True, library_paths=(str(site),))
     warm_host, warm = _analyze(str(user), USE, True, library_paths=(str(site),))
     assert warm_host.unit_cache.hits == 2
-    monkeypatch.setattr(lazybodies, "skeleton", lambda text: None)
-    _, whole = _analyze(str(user), USE, False, library_paths=(str(site),))
-    assert _snapshot(lazy) == _snapshot(whole) == _snapshot(cold) == _snapshot(warm)
+    lib_units = warm_host.units(str(site / "lazylib" / "__init__.py"))
+    lazy = [u for u in lib_units.values() if isinstance(u, diskcache.LazyUnit)]
+    assert lazy and any("_load" in u.__dict__ for u in lazy)  # some never read: never decoded
+    assert _snapshot(whole) == _snapshot(cold) == _snapshot(warm)
     shapes = {f.text: f.shape for f in whole.facts if f.is_target}
     assert shapes["y"] == "Tensor[4, 16]" and shapes["z"] == "Tensor[2, 12]"
     [error] = [d for d in whole.diagnostics if d.severity == "error"]
@@ -364,10 +348,12 @@ def test_library_results_are_the_same_parsed_as_skeletons_or_whole(tmp_path, mon
                for r in error.related)
 
 
-def test_an_edited_library_file_is_parsed_whole_again(tmp_path, cache_dir):
+def test_a_library_file_restored_from_the_cache_can_change(tmp_path, cache_dir):
     site, user = _lib_site(tmp_path)
     lib = str(site / "lazylib" / "__init__.py")
+    _analyze(str(user), USE, True, library_paths=(str(site),))
     host, _ = _analyze(str(user), USE, True, library_paths=(str(site),))
+    assert host.unit_cache.hits == 2
     edited = LIB.replace("self.fc2 = nn.Linear(hidden, b)", "self.fc2 = nn.Linear(hidden, b * 2)")
     host.set_file(lib, edited)
     after = host.analyze(str(user))
