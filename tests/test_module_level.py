@@ -157,3 +157,45 @@ def test_a_value_the_branches_disagree_on_is_never_a_shape_or_a_diagnostic(tmp_p
     shapes = _target_shapes(result)
     assert shapes.get("out") in (None, "Tensor[2, ?]")
     assert result.diagnostics == []
+
+
+HANDLERS = """
+import torch
+from torch import nn
+
+try:
+    from apex.normalization import FusedLayerNorm as Norm1
+except:
+    Norm1 = nn.LayerNorm
+
+try:
+    from apex.normalization import FusedLayerNorm as Norm2
+except (KeyError, ModuleNotFoundError):
+    Norm2 = nn.LayerNorm
+
+try:
+    from apex.normalization import FusedLayerNorm as Norm3
+except KeyError:  # an ImportError is not caught: the module would stop here at runtime
+    Norm3 = nn.LayerNorm
+
+a = Norm1(8)(torch.randn(2, 8))
+b = Norm2(8)(torch.randn(2, 8))
+c = Norm3(8)(torch.randn(2, 8))
+d = nn.Linear(8, 4)(torch.randn(2, 8))
+"""
+
+
+def test_which_handlers_take_over_from_an_import_that_fails(tmp_path):
+    """A bare except and one naming ModuleNotFoundError catch the failed import: their
+    fallback is the value. One that catches something else does not: the import is
+    analysed as written (Unknown, the library is not there), and the module goes on."""
+    user = _write(tmp_path, "m.py", HANDLERS)
+    host = AnalysisHost(EngineSettings(library_paths=()), workspace_root=str(tmp_path))
+    host.set_file(str(user), user.read_text())
+    result = host.analyze(str(user))
+    shapes = _target_shapes(result)
+    assert shapes["a"] == "Tensor[2, 8]"
+    assert shapes["b"] == "Tensor[2, 8]"
+    assert "c" not in shapes
+    assert shapes["d"] == "Tensor[2, 4]"
+    assert result.diagnostics == []
