@@ -21,6 +21,7 @@ from .values import alike, too_many
 from . import datasources, generic
 from .constant_values import fold, item
 from .ops.tensor_attrs import LegacyTypeName
+from . import enums
 
 _DTYPES = {"float32": "float32", "float": "float32", "float64": "float64", "double": "float64",
            "float16": "float16", "half": "float16", "bfloat16": "bfloat16", "int64": "int64",
@@ -34,6 +35,8 @@ _DTYPES = {"float32": "float32", "float": "float32", "float64": "float64", "doub
 def to_spec(v):
     if isinstance(v, (TensorValue, Dtype, LegacyTypeName)) or v is None or v is UNKNOWN or v is Ellipsis:
         return v
+    if isinstance(v, enums.EnumMember):  # a str/int enum member is its value to torch
+        return v.value if v.mixin is not None else UNKNOWN
     if isinstance(v, generic.DefaultBool):
         return v.default
     if isinstance(v, generic.DefaultNone):
@@ -294,7 +297,7 @@ def call_external(engine, func, args, kwargs, site):
         return PartialVal(args[0], args[1:], kwargs)
     if pybuiltins.is_torch_helper(name):
         return pybuiltins.call_torch_helper(engine, name, args, kwargs, site)
-    if name.startswith(("builtins.", "math.", "collections.", "numpy.", "copy.", "functools.", "operator.")):
+    if name.startswith(("builtins.", "math.", "collections.", "numpy.", "copy.", "functools.", "operator.", "inspect.")):
         if name == "builtins.super":
             return _super(engine, site)
         if name == "builtins.__dataclass_init__" and len(args) >= 2:
@@ -556,6 +559,8 @@ def external_attr(engine, obj, name, inst):
     field = pybuiltins.namedtuple_attr(obj, name)
     if field is not pybuiltins.NOT_NAMEDTUPLE:
         return field
+    if isinstance(obj, enums.EnumMember) and enums.field(obj, name) is not None:
+        return enums.field(obj, name)
     if is_tensor(obj):
         spec = REGISTRY.get("Tensor." + name)
         if spec is not None and spec.kind == "attr":
@@ -575,7 +580,7 @@ def external_attr(engine, obj, name, inst):
             if name == "training":
                 return True
             return BoundRef(name, inst)
-        return Ref(full)
+        return Ref(pybuiltins.canonical_name(full))
     if isinstance(obj, SuperVal):
         return super_attr(engine, obj, name)
     from .nnmodules import container_attr, nn_attr
@@ -617,6 +622,8 @@ def subscript_value(engine, obj, index, site):
             return obj.items.get(index, UNKNOWN)
         except TypeError:
             return UNKNOWN
+    if isinstance(obj, Instance) and isinstance(obj.cls.lookup("__getitem__"), FunctionVal):
+        return engine.call_user(obj.cls.lookup("__getitem__"), [obj, index], {}, site)
     if isinstance(obj, Instance) and isinstance(obj.attrs.get("__container__"), Container):
         obj = obj.attrs["__container__"]
     if isinstance(obj, Container):
@@ -884,6 +891,9 @@ def compare_values(engine, op, a, b, site):
         return run_op(engine, spec, [t, other], {}, site)
     if a is UNKNOWN or b is UNKNOWN:
         return UNKNOWN
+    if (isinstance(a, enums.EnumMember) or isinstance(b, enums.EnumMember)) and op in ("==", "!="):
+        same = enums.equal(a, b)
+        return same if same is UNKNOWN else same == (op == "==")
     if _is_int(a) and _is_int(b):
         return {"==": S.eq, "!=": S.ne, "<": S.lt, "<=": S.le, ">": S.gt, ">=": S.ge}[op](a, b)
     if isinstance(a, ListVal) and isinstance(b, ListVal) and op in ("==", "!="):
@@ -927,10 +937,19 @@ def _identity(a, b):
         return a is b
     if isinstance(a, Ref) and isinstance(b, Ref):
         return pybuiltins.same_ref(a, b)
+    if isinstance(a, enums.EnumMember) and isinstance(b, enums.EnumMember):
+        return a.cls is b.cls and a.name == b.name  # members are singletons
     return UNKNOWN
 
 
 def _contains(engine, container, item):
+    if enums.is_enum_class(container):
+        return enums.contains(container, item)
+    if isinstance(item, enums.EnumMember) and item.mixin is not None:
+        item = item.value  # a str/int enum member hashes and compares as its value
+    if isinstance(container, pybuiltins.SignatureParams) and not container.complete and \
+            isinstance(item, str) and item not in container.items:
+        return UNKNOWN
     if isinstance(container, DictVal) and not getattr(container, "unknown", False):
         try:
             return item in container.items

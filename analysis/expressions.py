@@ -11,7 +11,7 @@ from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, Functi
                      ListVal, ModuleNS, NNModule, PartialVal, Ref, SliceVal, is_tensor, value_key)
 from . import limits, pybuiltins, values
 from .memo import arguments_key
-from . import autograd_function, datasources, generic, intervals, solver
+from . import autograd_function, datasources, enums, generic, intervals, solver
 from .alternatives import OneOf, either
 from .dispatch import (binary_op, call_external, compare_values, external_attr, subscript_value,
                        unary_op)
@@ -258,6 +258,8 @@ class ExpressionsMixin:
         if isinstance(func, PartialVal):
             return self.call_value(func.func, func.args + list(args), {**func.kwargs, **kwargs}, site)
         if isinstance(func, ClassVal):
+            if enums.is_enum_class(func):
+                return enums.call(func, args, kwargs)  # `Mode("deconv")` is a member
             return self.construct(func, args, kwargs, site)
         # Module calls are recorded for the model summary (calltrace.py).
         if isinstance(func, Instance):
@@ -375,10 +377,16 @@ class ExpressionsMixin:
             inner = obj.attrs.get("__container__")
             if isinstance(inner, Container) and inner.keys and name in inner.keys:
                 return inner.items[inner.keys.index(name)]
+            fallback = obj.cls.lookup("__getattr__")
+            if isinstance(fallback, FunctionVal):  # the class answers names it lacks
+                return self.call_user(fallback, [obj, name], {})
             if obj.cls.is_module():
                 return external_attr(self, Ref("torch.nn.Module"), name, obj)
             return UNKNOWN
         if isinstance(obj, ClassVal):
+            member = enums.member_attr(obj, name)
+            if member is not None:
+                return member
             v = obj.lookup(name)
             if isinstance(v, FunctionVal) and "classmethod" in v.decorators:
                 return BoundMethod(v, obj)
@@ -509,6 +517,8 @@ class ExpressionsMixin:
             return None
         if isinstance(v, _LazyIter):
             return v.items
+        if enums.is_enum_class(v):
+            return enums.members(v)
         data = datasources.items(v)
         if data is not None:
             return data

@@ -28,7 +28,8 @@ _BUILTIN_NAMES = {"len", "range", "enumerate", "zip", "list", "tuple", "dict", "
                   "divmod", "pow", "repr", "id", "hash", "object", "NotImplementedError",
                   "ValueError", "RuntimeError", "TypeError", "Exception", "AssertionError",
                   "KeyError", "IndexError", "AttributeError", "property", "staticmethod",
-                  "classmethod", "slice", "frozenset", "format", "vars", "open"}
+                  "classmethod", "slice", "frozenset", "format", "vars", "open", "bytes", "bytearray",
+                  "complex"}
 
 
 def builtin(name: str):
@@ -40,7 +41,19 @@ def builtin(name: str):
 
 
 def import_name(module: str, name: str):
-    return Ref(f"{module}.{name}") if module else Ref(name)
+    return Ref(canonical_name(f"{module}.{name}")) if module else Ref(name)
+
+
+def canonical_name(full: str) -> str:
+    """torch.nn.modules.LeakyReLU and torch.nn.modules.conv.Conv2d are torch.nn's layers:
+    the name their specs are declared under."""
+    if full.startswith("torch.nn.modules."):
+        short = "torch.nn." + full.rsplit(".", 1)[-1]
+        from .nnmodules import CONTAINERS
+        from .ops.spec import REGISTRY
+        if short in REGISTRY or short in CONTAINERS:
+            return short
+    return full
 
 
 def _int_like(v):
@@ -214,9 +227,12 @@ def _isinstance(engine, args, kwargs, site):
     v, classes = args
     cands = classes.items if isinstance(classes, ListVal) else [classes]
     results = []
+    from .enums import EnumMember
     for c in cands:
         if isinstance(c, ClassVal):
             if isinstance(v, Instance):
+                results.append(c in v.cls.mro())
+            elif isinstance(v, EnumMember):
                 results.append(c in v.cls.mro())
             elif v is UNKNOWN:
                 return UNKNOWN
@@ -225,7 +241,7 @@ def _isinstance(engine, args, kwargs, site):
         elif isinstance(c, Ref):
             results.append(_isinstance_ref(v, c.name))
         else:
-            return UNKNOWN
+            results.append(UNKNOWN)  # another candidate may still match
     if any(r is True for r in results):
         return True
     if all(r is False for r in results):
@@ -234,10 +250,22 @@ def _isinstance(engine, args, kwargs, site):
 
 
 def _isinstance_ref(v, name):
+    from .enums import EnumMember
     from .values import Instance, NNModule, FunctionVal
     short = name.rsplit(".", 1)[-1]
     if v is UNKNOWN:
         return UNKNOWN
+    if isinstance(v, EnumMember):
+        if name.startswith("enum."):
+            return name in ("enum.Enum", "enum.ReprEnum") or any(b.name == name for b in v.cls.builtin_bases())
+        return _isinstance_ref(v.value, name) if v.mixin is not None else UNKNOWN
+    if name in ("builtins.bytes", "builtins.bytearray", "builtins.complex", "builtins.frozenset") and \
+            (_plain_kind(v) is not None or is_tensor(v)):
+        return False  # never made by the analysis
+    if name == "numpy.ndarray" and _plain_kind(v) is not None:
+        return False  # a Python value (numpy arrays are modelled as tensors)
+    if name == "builtins.set":
+        return _plain_kind(v) == "set" if _plain_kind(v) is not None or is_tensor(v) else UNKNOWN
     if name in ("builtins.int",):
         return _int_like(v) or isinstance(v, bool)
     if name == "builtins.float":
@@ -254,11 +282,15 @@ def _isinstance_ref(v, name):
         return isinstance(v, DictVal)
     if name in ("torch.Tensor", "torch.nn.Parameter"):
         return is_tensor(v)
-    if short in ("Sequence", "List", "Iterable", "Collection", "MutableSequence") and \
-            name.startswith(("typing.", "collections.abc.")):
-        return isinstance(v, ListVal) or (UNKNOWN if v is UNKNOWN else False)
-    if short in ("Mapping", "Dict", "MutableMapping") and name.startswith(("typing.", "collections.abc.")):
-        return isinstance(v, DictVal)
+    if name.startswith(("typing.", "collections.abc.")) and short in _ABC_KINDS:
+        kind = _plain_kind(v)
+        if kind is None:
+            return UNKNOWN
+        if short == "Hashable" and kind == "tuple":
+            return UNKNOWN  # hashable when its items are
+        return kind in _ABC_KINDS[short]
+    if name in ("enum.EnumMeta", "enum.EnumType", "enum.Enum"):
+        return _is_enum(v, of_class=name != "enum.Enum")
     if name.startswith("torch.nn."):
         if isinstance(v, NNModule):
             return v.name == name or v.name.rsplit(".", 1)[-1] == short
@@ -268,6 +300,49 @@ def _isinstance_ref(v, name):
             if short == "Module":
                 return v.cls.is_module()
             return any(b.name == name for b in v.cls.builtin_bases())
+        return False
+    return UNKNOWN
+
+
+_ITERABLE = {"list", "tuple", "str", "dict", "set"}
+# Which plain Python values are instances of an abstract collection type.
+_ABC_KINDS = {"Sequence": {"list", "tuple", "str"}, "MutableSequence": {"list"}, "List": {"list"},
+              "Tuple": {"tuple"}, "Iterable": _ITERABLE, "Collection": _ITERABLE, "Container": _ITERABLE,
+              "Sized": _ITERABLE, "Reversible": {"list", "tuple", "str", "dict"},
+              "Mapping": {"dict"}, "MutableMapping": {"dict"}, "Dict": {"dict"},
+              "Set": {"set"}, "AbstractSet": {"set"}, "MutableSet": {"set"},
+              "Hashable": {"str", "number", "none", "bool"}}
+
+
+def _plain_kind(v):
+    """A plain Python value's kind for the abstract types above, or None for other values."""
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, str):
+        return "str"
+    if isinstance(v, DictVal):
+        return "dict"
+    if isinstance(v, ListVal):
+        return {"size": "tuple"}.get(v.kind, v.kind)
+    from .dispatch import _is_number
+    if _is_number(v):
+        return "number"
+    return None
+
+
+def _is_enum(v, of_class):
+    """isinstance(v, enum.EnumMeta) (v is an Enum class) or isinstance(v, enum.Enum)."""
+    from .values import ClassVal, Instance
+    cls = v if of_class else (v.cls if isinstance(v, Instance) else None)
+    if isinstance(cls, ClassVal):
+        bases = cls.builtin_bases()
+        if any(b.name.startswith("enum.") for b in bases):
+            return True
+        return False if not bases and all(isinstance(b, ClassVal) for c in cls.mro() for b in c.bases) \
+            else UNKNOWN
+    if _plain_kind(v) is not None or is_tensor(v) or (of_class and isinstance(v, Instance)):
         return False
     return UNKNOWN
 
@@ -477,6 +552,48 @@ def _filter(engine, args, kwargs, site):
     return ListVal(kept, "tuple")
 
 
+# Layers whose torch signature is (*args, **kwargs).
+VARARG_LAYERS = {"torch.nn." + n for n in ("Sigmoid", "Tanh", "Softsign", "Tanhshrink", "LogSigmoid",
+                                          "Softmax2d", "RNN", "LSTM", "GRU")}
+
+
+class SignatureParams(DictVal):
+    """inspect.signature(f).parameters: the names (values not modelled). A layer's spec may
+    not declare every parameter torch has, so a name it lacks is not known to be absent."""
+
+    def __init__(self, names, complete: bool):
+        super().__init__({n: UNKNOWN for n in names})
+        self.complete = complete
+
+
+def _signature(engine, args, kwargs, site):
+    from .ops.spec import REGISTRY
+    from .values import BoundMethod, ClassVal, FunctionVal
+    if len(args) != 1 or kwargs:
+        return UNKNOWN
+    f, skip = args[0], 0
+    if isinstance(f, ClassVal):
+        f, skip = f.lookup("__init__"), 1
+    elif isinstance(f, BoundMethod):
+        f, skip = f.func, 1
+    if isinstance(f, FunctionVal):
+        params = getattr(f, "params", None)
+        if params is None:
+            return UNKNOWN
+        names = [getattr(p, "name", p) for p in params][skip:]
+        params_val = SignatureParams(names, complete=True)
+    elif isinstance(f, Ref) and f.name in VARARG_LAYERS:
+        params_val = SignatureParams(["args", "kwargs"], complete=True)
+    elif isinstance(f, Ref) and f.name in REGISTRY:
+        # a layer's constructor spec has torch's parameters (tests/test_library_idioms.py
+        # checks it against torch); a function spec may have fewer
+        spec = REGISTRY[f.name]
+        params_val = SignatureParams(list(spec.signature.parameters), complete=spec.kind == "module")
+    else:
+        return UNKNOWN
+    return NamedTupleVal("Signature", ("parameters",), [params_val])
+
+
 def _hasattr(engine, args, kwargs, site):
     from .values import Instance
     obj, name = args
@@ -485,6 +602,16 @@ def _hasattr(engine, args, kwargs, site):
     from .ops.spec import REGISTRY
     if isinstance(obj, Ref) and isinstance(name, str) and f"{obj.name}.{name}" in REGISTRY:
         return True  # `hasattr(nn, 'GELU')`: what torch 2.13 has, we model
+    if not isinstance(name, str):
+        return UNKNOWN
+    kind = _plain_kind(obj)
+    if kind is not None and not isinstance(obj, NamedTupleVal):
+        # a plain value has what its Python type has (`hasattr(obj, "ndim")` of a str)
+        sample = {"none": None, "bool": True, "str": "", "dict": {}, "list": [], "tuple": (),
+                  "set": set(), "number": 0 if _int_like(obj) else 0.0}[kind]
+        return hasattr(sample, name)
+    if is_tensor(obj) and (f"Tensor.{name}" in REGISTRY or name in ("shape", "ndim", "dtype", "device")):
+        return True
     return UNKNOWN
 
 
@@ -638,7 +765,7 @@ def _finfo(args, kwargs):
 
 
 def is_torch_helper(name: str) -> bool:
-    if name == "torch.finfo":
+    if name in ("torch.finfo", "torch.jit.isinstance"):
         return True
     if not name.startswith("torch.nn.modules."):
         return False
@@ -649,6 +776,8 @@ def is_torch_helper(name: str) -> bool:
 def call_torch_helper(engine, name, args, kwargs, site):
     if name == "torch.finfo":
         return _finfo(args, kwargs)
+    if name == "torch.jit.isinstance":  # eager mode: isinstance
+        return _isinstance(engine, args, kwargs, site) if len(args) == 2 and not kwargs else UNKNOWN
     short = name.rsplit(".", 1)[-1]
     if short == "_ntuple":
         n = args[0] if len(args) == 1 and not kwargs else kwargs.get("n") if not args else None
@@ -797,7 +926,7 @@ _TABLE = {
     "builtins.reversed": _reversed, "builtins.sorted": _sorted, "builtins.any": _anyall(any),
     "builtins.all": _anyall(all), "builtins.hasattr": _hasattr, "builtins.getattr": _getattr,
     "builtins.setattr": _setattr, "builtins.callable": _callable, "builtins.type": _type, "builtins.divmod": _divmod, "builtins.print": _none,
-    "builtins.str": _str, "builtins.map": _map, "builtins.iter": _iter, "builtins.filter": _filter,
+    "builtins.str": _str, "builtins.map": _map, "builtins.iter": _iter, "builtins.filter": _filter, "inspect.signature": _signature,
     "builtins.next": _next,
     "builtins.set": lambda e, a, k, s: _set(e, a), "builtins.slice": _slice,
     "math.sqrt": _math(math.sqrt), "math.ceil": _rounding(math.ceil), "math.floor": _rounding(math.floor),

@@ -3,9 +3,12 @@ wrappers, a subclass of a torch layer calling super().forward, functools.reduce 
 operator.mul over sizes, math/numpy ceil and floor of sizes (also of symbols), slice()
 objects in an index, unbind, collections.namedtuple configs (fields, _replace)."""
 import collections
+import enum
+import inspect
 import functools
 import math
 import operator
+from collections.abc import Mapping
 
 import numpy as np
 import torch
@@ -208,3 +211,69 @@ per_layer = torch.zeros(num_attn, 1 if no_cache is None else 2)
 scores = torch.randn(2, 4, 4)
 masked = scores.masked_fill(scores > 0, -torch.finfo(scores.dtype).max)
 #^ Tensor[2, 4, 4]
+
+
+class Mode(str, enum.Enum):
+    """A str enum looked up by value (monai's look_up_option / UpsampleMode)."""
+
+    DECONV = "deconv"
+    NONTRAINABLE = "nontrainable"
+
+
+def look_up(opt, supported):
+    if isinstance(supported, enum.EnumMeta) and opt in {item.value for item in supported}:
+        return supported(opt)
+    if isinstance(supported, Mapping) and opt in supported:
+        return supported[opt]
+    raise ValueError(opt)
+
+
+class Factory:
+    """A registry answering names it lacks (__getattr__) and indexed with a name and args
+    (monai's LayerFactory: Conv[Conv.CONV, 2])."""
+
+    def __init__(self):
+        self.components = {}
+
+    def add(self, name, fn):
+        self.components[name.upper()] = fn
+        return fn
+
+    def __getattr__(self, key):
+        if key in self.components:
+            return key
+        return super().__getattribute__(key)
+
+    def __getitem__(self, args):
+        name, *rest = args
+        return self.components[name](*rest)
+
+
+Conv = Factory()
+Conv.add("conv", lambda dim: [nn.Conv1d, nn.Conv2d, nn.Conv3d][dim - 1])
+
+
+def has_option(obj, keyword):
+    return callable(obj) and keyword in inspect.signature(obj).parameters
+
+
+def make_norm(norm_type, channels):
+    kw = {"num_features": channels} if has_option(norm_type, "num_features") else {"num_channels": channels}
+    return norm_type(**kw)
+
+
+class Upsampler(nn.Sequential):
+    def __init__(self, channels, mode="deconv"):
+        super().__init__()
+        if look_up(mode, Mode) == Mode.DECONV:
+            self.add_module("deconv", nn.ConvTranspose2d(channels, channels // 2, 2, stride=2))
+        else:
+            self.add_module("up", nn.Upsample(scale_factor=2, mode="nearest"))
+        self.add_module("conv", Conv[Conv.CONV, 2](channels // 2 if mode == "deconv" else channels, 4, 1))
+        self.add_module("norm", make_norm(nn.modules.BatchNorm2d, 4))
+
+
+up = Upsampler(8)(torch.randn(1, 8, 5, 5))
+#^ Tensor[1, 4, 10, 10]
+plain = Upsampler(8, mode=Mode.NONTRAINABLE)(torch.randn(1, 8, 5, 5))
+#^ Tensor[1, 4, 10, 10]

@@ -75,3 +75,31 @@ def test_type_name_of_a_tensor_only_serves_to_cast_to_it():
     # both branches ran: the comparison was not decided
     assert {f.shape for f in result.facts if f.is_target and f.text == "z"} == {"Tensor[1]", "Tensor[2]"}
     assert not result.diagnostics
+
+
+def test_layer_specs_have_torch_constructor_parameters():
+    # inspect.signature(layer).parameters is answered from the specs (monai's has_option):
+    # a layer spec must name every parameter torch's constructor has.
+    import inspect
+
+    torch = __import__("pytest").importorskip("torch")
+    from shapesense.analysis.ops.spec import REGISTRY
+    from shapesense.analysis.pybuiltins import VARARG_LAYERS
+
+    checked, missing = 0, []
+    for name, spec in REGISTRY.items():
+        if spec.kind != "module" or not name.startswith("torch.nn."):
+            continue
+        obj = torch.nn
+        for part in name.split(".")[2:]:
+            obj = getattr(obj, part, None)
+        if obj is None:
+            continue
+        theirs = set(inspect.signature(obj).parameters)
+        if name in VARARG_LAYERS:
+            assert theirs == {"args", "kwargs"}, name
+        elif theirs - set(spec.signature.parameters):
+            missing.append((name, sorted(theirs - set(spec.signature.parameters))))
+        checked += 1
+    assert checked > 100
+    assert not missing, missing

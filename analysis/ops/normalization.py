@@ -66,7 +66,7 @@ def batch_norm(ctx, input, running_mean, running_var, weight=None, bias=None, tr
     return TensorValue(x, input.dtype)
 
 
-def _bn_module(ctx, num_features, eps, momentum, affine, track_running_stats, dtype):
+def _bn_module(ctx, num_features, eps, momentum, affine, track_running_stats, dtype, bias=True):
     ctx.require(S.ge(num_features, 0), ILLEGAL_VALUE,
                 f"Trying to create tensor with negative dimension {_t(num_features)}: [{_t(num_features)}]")
     dt = str(dtype) if dtype is not None else "float32"
@@ -74,7 +74,7 @@ def _bn_module(ctx, num_features, eps, momentum, affine, track_running_stats, dt
     return {
         "num_features": num_features, "eps": eps, "momentum": momentum, "affine": affine,
         "track_running_stats": track_running_stats,
-        "weight": vec if affine else None, "bias": vec if affine else None,
+        "weight": vec if affine else None, "bias": vec if affine and bias else None,
         "running_mean": vec if track_running_stats else None,
         "running_var": vec if track_running_stats else None,
         "num_batches_tracked": TensorValue((), "int64") if track_running_stats else None,
@@ -97,8 +97,8 @@ def _bn_forward(ctx, m, input, ranks):
 
 @module("torch.nn.BatchNorm1d")
 def BatchNorm1d(ctx, num_features, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True,
-                device=None, dtype=None):
-    return _bn_module(ctx, num_features, eps, momentum, affine, track_running_stats, dtype)
+                device=None, dtype=None, *, bias=True):
+    return _bn_module(ctx, num_features, eps, momentum, affine, track_running_stats, dtype, bias)
 
 
 @BatchNorm1d.forward
@@ -108,8 +108,8 @@ def _bn1d_forward(ctx, m, input):
 
 @module("torch.nn.BatchNorm2d")
 def BatchNorm2d(ctx, num_features, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True,
-                device=None, dtype=None):
-    return _bn_module(ctx, num_features, eps, momentum, affine, track_running_stats, dtype)
+                device=None, dtype=None, *, bias=True):
+    return _bn_module(ctx, num_features, eps, momentum, affine, track_running_stats, dtype, bias)
 
 
 @BatchNorm2d.forward
@@ -119,8 +119,8 @@ def _bn2d_forward(ctx, m, input):
 
 @module("torch.nn.BatchNorm3d")
 def BatchNorm3d(ctx, num_features, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True,
-                device=None, dtype=None):
-    return _bn_module(ctx, num_features, eps, momentum, affine, track_running_stats, dtype)
+                device=None, dtype=None, *, bias=True):
+    return _bn_module(ctx, num_features, eps, momentum, affine, track_running_stats, dtype, bias)
 
 
 @BatchNorm3d.forward
@@ -130,8 +130,8 @@ def _bn3d_forward(ctx, m, input):
 
 @module("torch.nn.SyncBatchNorm")
 def SyncBatchNorm(ctx, num_features, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True,
-                  process_group=None, device=None, dtype=None):
-    return _bn_module(ctx, num_features, eps, momentum, affine, track_running_stats, dtype)
+                  process_group=None, device=None, dtype=None, *, bias=True):
+    return _bn_module(ctx, num_features, eps, momentum, affine, track_running_stats, dtype, bias)
 
 
 @SyncBatchNorm.forward
@@ -253,14 +253,14 @@ def group_norm(ctx, input, num_groups, weight=None, bias=None, eps=1e-05):
 
 
 @module("torch.nn.GroupNorm")
-def GroupNorm(ctx, num_groups, num_channels, eps=1e-05, affine=True, device=None, dtype=None):
+def GroupNorm(ctx, num_groups, num_channels, eps=1e-05, affine=True, device=None, dtype=None, *, bias=True):
     ctx.require(S.ne(num_groups, 0), ILLEGAL_VALUE, "integer modulo by zero")
     ctx.require(S.eq(S.mod(num_channels, num_groups), 0), ILLEGAL_VALUE,
                 f"num_channels ({_t(num_channels)}) must be divisible by num_groups ({_t(num_groups)})")
     dt = str(dtype) if dtype is not None else "float32"
     return {"num_groups": num_groups, "num_channels": num_channels, "eps": eps, "affine": affine,
             "weight": TensorValue((num_channels,), dt) if affine else None,
-            "bias": TensorValue((num_channels,), dt) if affine else None}
+            "bias": TensorValue((num_channels,), dt) if affine and bias else None}
 
 
 @GroupNorm.forward
@@ -293,8 +293,8 @@ def instance_norm(ctx, input, running_mean=None, running_var=None, weight=None, 
     return TensorValue(x, input.dtype)
 
 
-def _in_module(ctx, num_features, eps, momentum, affine, track_running_stats, dtype):
-    m = _bn_module(ctx, num_features, eps, momentum, affine, track_running_stats, dtype)
+def _in_module(ctx, num_features, eps, momentum, affine, track_running_stats, dtype, bias=True):
+    m = _bn_module(ctx, num_features, eps, momentum, affine, track_running_stats, dtype, bias)
     return m
 
 
@@ -321,8 +321,8 @@ def _in_forward(ctx, m, input, n):
 def _make_instance(n):
     @module(f"torch.nn.InstanceNorm{n}d")
     def ctor(ctx, num_features, eps=1e-05, momentum=0.1, affine=False, track_running_stats=False,
-             device=None, dtype=None):
-        return _in_module(ctx, num_features, eps, momentum, affine, track_running_stats, dtype)
+             device=None, dtype=None, *, bias=True):
+        return _in_module(ctx, num_features, eps, momentum, affine, track_running_stats, dtype, bias)
 
     @ctor.forward
     def forward(ctx, m, input):

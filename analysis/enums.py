@@ -1,0 +1,109 @@
+"""enum.Enum classes in user and library code (monai's `look_up_option(mode, UpsampleMode)`,
+`mode == UpsampleMode.DECONV`): members, `.value` / `.name`, lookup by value, iteration,
+equality and `in`. A member of a str or int mixin enum equals its value, as in Python."""
+from __future__ import annotations
+
+from .shapes import UNKNOWN
+from .values import ClassVal, FunctionVal, ListVal
+
+_PLAIN = (str, int, float, bool)
+
+
+def is_enum_class(cls) -> bool:
+    return isinstance(cls, ClassVal) and any(b.name.startswith("enum.") for b in cls.builtin_bases())
+
+
+def _mixin(cls):
+    """The plain type the members also are (class X(str, Enum), IntEnum), or None."""
+    names = {b.name for b in cls.builtin_bases()}
+    if "builtins.str" in names or "enum.StrEnum" in names:
+        return str
+    if "builtins.int" in names or names & {"enum.IntEnum", "enum.IntFlag"}:
+        return int
+    return None
+
+
+class EnumMember:
+    def __init__(self, cls: ClassVal, name: str, value):
+        self.cls = cls
+        self.name = name
+        self.value = value
+        self.mixin = _mixin(cls)
+
+    def structural_key(self, key):
+        return ("enum-member", key(self.cls), self.name)
+
+
+def _members(cls):
+    """(name, value) of the members, in definition order: plain class attributes that are
+    not dunder/private names (methods and nested classes are not members)."""
+    out, seen = [], set()
+    for c in reversed(cls.mro()):
+        for name, v in c.attrs.items():
+            if name.startswith("_") or isinstance(v, (FunctionVal, ClassVal)) or name in seen:
+                continue
+            if isinstance(v, _PLAIN) or (isinstance(v, ListVal) and v.kind == "tuple"):
+                out.append((name, v))
+                seen.add(name)
+    return out
+
+
+def members(cls) -> list:
+    return [EnumMember(cls, n, v) for n, v in _members(cls)]
+
+
+def member_attr(cls, name):
+    """`Color.RED`: the member, or None when `name` is no member."""
+    if not is_enum_class(cls):
+        return None
+    for n, v in _members(cls):
+        if n == name:
+            return EnumMember(cls, n, v)
+    return None
+
+
+def field(m: EnumMember, name):
+    """`.value` / `.name` of a member; None for other attributes."""
+    if name == "value":
+        return m.value
+    if name == "name":
+        return m.name
+    return None
+
+
+def call(cls, args, kwargs):
+    """`Color("red")` is the member with that value; `Color(Color.RED)` is the member."""
+    if len(args) != 1 or kwargs:
+        return UNKNOWN
+    v = args[0]
+    if isinstance(v, EnumMember):
+        return v if v.cls is cls else UNKNOWN
+    if not isinstance(v, _PLAIN):
+        return UNKNOWN
+    for m in members(cls):
+        if type(m.value) is type(v) and m.value == v:
+            return m
+    return UNKNOWN  # ValueError in Python: no member has it
+
+
+def equal(a, b):
+    """`a == b` with a member on either side: True / False, or UNKNOWN."""
+    if isinstance(a, EnumMember) and isinstance(b, EnumMember):
+        return a.cls is b.cls and a.name == b.name
+    m, other = (a, b) if isinstance(a, EnumMember) else (b, a)
+    if isinstance(other, _PLAIN) and not isinstance(other, bool):
+        if m.mixin is None:
+            return False  # a plain Enum member never equals a plain value
+        return isinstance(other, m.mixin) and m.value == other
+    if other is None:
+        return False
+    return UNKNOWN
+
+
+def contains(cls, item):
+    """`item in EnumClass`: a member of it, or (3.12+) a value one of its members has."""
+    if isinstance(item, EnumMember):
+        return item.cls is cls
+    if isinstance(item, _PLAIN):
+        return any(type(m.value) is type(item) and m.value == item for m in members(cls))
+    return UNKNOWN
