@@ -367,6 +367,11 @@ class MemoMixin:
                 env[p.name] = named(p)
             if env.get(p.name) is _MISSING:
                 return None, hard
+            if rest and p.kind in ("pos", "kwonly"):
+                # A factory's numbers (`ResNet(BasicBlock, [2, 2, 2, 2], **kwargs)`) are one
+                # way to build the class, not the only one: sizes are symbols named after
+                # the parameter (`layers[0]`), classes and flags stay.
+                env[p.name] = _factory_sizes(p.name, env[p.name])
         for p in params:
             if p.kind == "vararg":
                 env[p.name] = ListVal(args, "tuple")
@@ -496,3 +501,14 @@ def _collect_symbols(v, out: set, depth: int) -> None:
     elif isinstance(getattr(v, "items", None), list):  # a container of modules
         for x in v.items[:64]:
             _collect_symbols(x, out, depth + 1)
+
+
+def _factory_sizes(name, v):
+    """Ints >= 1 in a value a factory passes, as symbols named after where they sit."""
+    if isinstance(v, int) and not isinstance(v, (bool, S.Expr)) and v >= 1:
+        return S.sym(name)
+    if isinstance(v, ListVal) and not getattr(v, "unknown", False) and len(v.items) <= 16 \
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in v.items):
+        out = ListVal([_factory_sizes(f"{name}[{i}]", x) for i, x in enumerate(v.items)], v.kind)
+        return out
+    return v
