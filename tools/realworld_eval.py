@@ -160,26 +160,27 @@ def run_sizes(sources: dict, torch_py: str, cache: Path, env: dict, cwd: Path) -
         else:
             todo[name] = (h, hit, src)
     if todo:
-        work = cache / "sizes"
-        work.mkdir(exist_ok=True)
-        paths: dict = {}  # one file per distinct source
-        for name, (h, _, src) in todo.items():
-            p = work / f"v{h}.py"
-            p.write_text(src)
-            paths.setdefault(str(p), []).append(name)
-        got = cache / "sizes" / "run.json"
-        try:
-            subprocess.run([torch_py, str(HERE), "--run-all", str(got), *paths], check=True, env=env,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=1800, cwd=str(cwd))
-            results = json.loads(got.read_text())
-        except (subprocess.SubprocessError, OSError, ValueError):
-            results = {}  # none of them known: their callers count them as undetermined
+        import tempfile
+
+        # A directory of its own: two evals at once must not run or delete each other's files.
+        with tempfile.TemporaryDirectory(dir=cache, prefix="sizes.") as work:
+            paths: dict = {}  # one file per distinct source
+            for name, (h, _, src) in todo.items():
+                p = Path(work) / f"v{h}.py"
+                p.write_text(src)
+                paths.setdefault(str(p), []).append(name)
+            got = Path(work) / "run.json"
+            try:
+                subprocess.run([torch_py, str(HERE), "--run-all", str(got), *paths], check=True, env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=1800, cwd=str(cwd))
+                results = json.loads(got.read_text())
+            except (subprocess.SubprocessError, OSError, ValueError):
+                results = {}  # none of them known: their callers count them as undetermined
         for p, names in paths.items():
             if p in results:
                 for name in names:
                     out[name] = results[p]
                 todo[names[0]][1].write_text(json.dumps({"error": results[p]}))
-            Path(p).unlink(missing_ok=True)
     return out
 
 
