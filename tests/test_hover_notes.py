@@ -254,3 +254,18 @@ def test_notes_follow_edits(tmp_path):
     result = host.analyze(path)
     logits = [f for f in result.facts if f.is_target and f.text == "logits"]
     assert [(f.shape, _defaults_shape(f)) for f in logits] == [("Tensor[N, num_classes]", None)]  # nothing to fill
+
+
+def test_the_cli_json_carries_the_notes(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    path = tmp_path / "model.py"
+    path.write_text(MODEL)
+    out = subprocess.run([sys.executable, "-m", "shapesense", "check", "--format", "json", str(path)],
+                         capture_output=True, text=True, timeout=300, cwd=str(tmp_path))
+    facts = json.loads(out.stdout)["facts"]
+    logits = [f for f in facts if f["text"] == "logits" and f["assigned"]]
+    assert logits and logits[0]["shape"] == "Tensor[N, num_classes]"
+    assert "with the defaults: Tensor[N, 10]" in logits[0]["notes"]
