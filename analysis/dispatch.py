@@ -41,6 +41,8 @@ def to_spec(v):
         return v.default
     if isinstance(v, generic.DefaultNone):
         return None
+    if isinstance(v, generic.DefaultZero):
+        return 0
     if isinstance(v, (bool, int, float, str, S.Expr)):
         return v
     if isinstance(v, ListVal):
@@ -53,7 +55,8 @@ def to_spec(v):
             return UNKNOWN
         return {k: to_spec(x) for k, x in v.items.items()}
     if isinstance(v, SliceVal):
-        return slice(to_spec(v.start), to_spec(v.stop), to_spec(v.step))
+        return slice(*(UNKNOWN if isinstance(b, generic.DefaultZero) else to_spec(b)  # a bound, not an option
+                       for b in (v.start, v.stop, v.step)))
     if isinstance(v, NNModule):  # a layer handed to a container spec (TransformerEncoder)
         return dict(v.attrs, training=v.training, __module__=v.name)  # its class: the summary's row
     return UNKNOWN
@@ -667,6 +670,8 @@ def _repeat_unknown_times(engine, op, a, b):
 
 
 def binary_op(engine, op, a, b, site, inplace=False):
+    if isinstance(a, generic.DefaultZero) or isinstance(b, generic.DefaultZero):
+        return UNKNOWN  # 0 by default, another number when the model is built with one
     if is_tensor(a) or is_tensor(b):
         # A Python number of unknown value (`head_dim ** -0.5`) scales a tensor without
         # changing its shape: any float stands for it.
@@ -873,6 +878,8 @@ _CMP_DUNDER = {"==": "__eq__", "!=": "__ne__", "<": "__lt__", "<=": "__le__", ">
 
 
 def compare_values(engine, op, a, b, site):
+    if isinstance(a, generic.DefaultZero) or isinstance(b, generic.DefaultZero):
+        return UNKNOWN
     if op in ("is", "is not"):
         r = _identity(a, b)
         if r is UNKNOWN:

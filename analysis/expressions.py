@@ -462,8 +462,8 @@ class ExpressionsMixin:
         """True / False when known, else None. Symbolic conditions go to the solver."""
         if isinstance(v, bool):
             return v
-        if isinstance(v, (generic.DefaultBool, generic.DefaultNone)):
-            return None  # a default flag or None of a generic instance: both ways
+        if isinstance(v, (generic.DefaultBool, generic.DefaultNone, generic.DefaultZero)):
+            return None  # a default flag, None or 0 of a generic instance: both ways
         if v is None:
             return False
         if isinstance(v, int):

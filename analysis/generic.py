@@ -46,6 +46,8 @@ def generic_hyperparameter(name: str, default, defaults: dict | None = None):
         return S.sym(name)
     if default is None:
         return DefaultNone(name)
+    if type(default) is int and default == 0:
+        return DefaultZero(name)
     if isinstance(default, bool):
         return DefaultBool(default)
     if isinstance(default, int) and not isinstance(default, S.Expr) and default >= 1:
@@ -103,6 +105,21 @@ class DefaultNone:
                 defaults[self.name] = other
             return S.sym(self.name)
         return other
+
+
+class DefaultZero:
+    """A 0 default of a class nobody builds (`n_local_attn_heads=0`, `num_mem_kv=0`): 0
+    often switches a part off, and the real model may switch it on. A test on it runs both
+    ways, a spec it is passed to (`padding=padding`) sees 0, and as a size (a slice bound,
+    arithmetic) it is a number not known."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def structural_key(self, key):
+        return ("default-zero", self.name)
 
 
 @dataclass(frozen=True)
