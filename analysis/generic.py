@@ -151,7 +151,9 @@ def record(frame, probe: RankProbe, kind: str, data) -> None:
             admitted = data[0]
             if admitted is not None:
                 admitted = frozenset(r - shift for r in admitted if r - shift >= 0)
-            data = (admitted, {})
+            # No pinned dims, but which ranks the op admitted before picking the batched
+            # form (the hover's "assuming a batch dim", _batch_assumed).
+            data = (admitted, {r - shift: {} for r in data[1] if r - shift >= 0})
     uses = frame.entry.__dict__.setdefault("probe_uses", {})
     uses.setdefault(probe.probe, []).append((kind, data))
 

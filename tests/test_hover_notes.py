@@ -163,6 +163,17 @@ BATCH = textwrap.dedent('''\
         return out
 
 
+    class Features(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(3, 8, 3, padding=1)
+            self.pool = nn.MaxPool2d(2)
+
+        def forward(self, img):
+            out = self.pool(F.relu(self.conv(img)))
+            return out
+
+
     class Normed(nn.Module):
         def __init__(self):
             super().__init__()
@@ -189,12 +200,14 @@ def test_batch_dim_note_only_where_the_unbatched_form_is_also_legal(tmp_path):
     notes = _batch_notes(result)
     smooth_out = lines.index("def smooth(img):") + 2
     named_out = lines.index("def named(img):") + 3
-    normed_out = lines.index("    def forward(self, img):") + 2
+    features_out = lines.index("    def forward(self, img):") + 2
+    normed_out = lines.index("    def forward(self, img):", features_out) + 2
     assert notes[smooth_out] == ["assuming a batch dim: N"]
     contract = next(f for f in result.facts if f.origin == CONTRACT_ORIGIN and f.text == "smooth")
     assert contract.shape == "(img: Tensor[N, C, H, W]) -> Tensor[N, C, (H - 2)//2 + 1, (W - 2)//2 + 1]"
     assert any(n.startswith("assuming a batch dim") for n in contract.notes)
     assert notes[named_out] == []  # the code named four dims itself
+    assert notes[features_out] == ["assuming a batch dim: N"]  # conv, relu, pool: all take (C, H, W)
     assert notes[normed_out] == []  # BatchNorm2d needs the batch dim
 
 
