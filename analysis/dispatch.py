@@ -300,7 +300,7 @@ def call_external(engine, func, args, kwargs, site):
         return PartialVal(args[0], args[1:], kwargs)
     if pybuiltins.is_torch_helper(name):
         return pybuiltins.call_torch_helper(engine, name, args, kwargs, site)
-    if name.startswith(("builtins.", "math.", "collections.", "numpy.", "copy.", "functools.", "operator.", "inspect.")):
+    if name.startswith(("builtins.", "math.", "collections.", "numpy.", "copy.", "functools.", "operator.", "inspect.", "re.")):
         if name == "builtins.super":
             return _super(engine, site)
         if name == "builtins.__dataclass_init__" and len(args) >= 2:

@@ -883,6 +883,61 @@ def namedtuple_method(obj: NamedTupleVal, name, args, kwargs):
     return UNKNOWN
 
 
+# re on constant strings (geffnet decodes its block strings with re.split): only small
+# patterns without a repeated group or many quantifiers, on short strings, so matching
+# stays cheap (no catastrophic backtracking).
+_RE_MAX_PATTERN, _RE_MAX_TEXT, _RE_MAX_QUANTIFIERS = 64, 256, 3
+
+
+def _safe_pattern(pattern) -> bool:
+    import re
+    if not isinstance(pattern, str) or len(pattern) > _RE_MAX_PATTERN:
+        return False
+    if re.search(r"\)[*+?{]", pattern) or len(re.findall(r"(?<!\\)[*+?{]", pattern)) > _RE_MAX_QUANTIFIERS:
+        return False
+    return True
+
+
+def _re_split(engine, args, kwargs, site):
+    import re
+    if len(args) != 2 or kwargs or not _safe_pattern(args[0]) or not isinstance(args[1], str) \
+            or len(args[1]) > _RE_MAX_TEXT:
+        return UNKNOWN
+    try:
+        parts = re.split(args[0], args[1])
+    except re.error:
+        return UNKNOWN
+    return ListVal([p if p is not None else None for p in parts], "list")
+
+
+def _copier(deep):
+    """copy.copy / copy.deepcopy of lists, dicts and plain objects: a new object, so a write
+    to the copy (torchvision's `block_cnf = copy.copy(cnf); block_cnf.input_channels = ...`)
+    leaves the original alone. Tensors and layers are kept as they are (same shapes)."""
+    def copy_of(engine, v, depth):
+        from .values import Instance
+        if depth > 8:
+            return UNKNOWN
+        inner = (lambda x: copy_of(engine, x, depth + 1)) if deep else (lambda x: x)
+        if getattr(v, "unknown", False):
+            return v
+        if isinstance(v, NamedTupleVal):
+            return NamedTupleVal(v.typename, v.fields, [inner(x) for x in v.items])
+        if isinstance(v, ListVal) and type(v) is ListVal:
+            return engine.new_obj(ListVal([inner(x) for x in v.items], v.kind))
+        if isinstance(v, DictVal) and type(v) is DictVal:
+            return engine.new_obj(DictVal({k: inner(x) for k, x in v.items.items()}))
+        if isinstance(v, Instance) and not v.cls.is_module() and "__container__" not in v.attrs:
+            out = engine.new_obj(Instance(v.cls))
+            out.attrs.update({k: inner(x) for k, x in v.attrs.items()})
+            return out
+        return v
+
+    def f(engine, args, kwargs, site):
+        return copy_of(engine, args[0], 0) if len(args) >= 1 else UNKNOWN
+    return f
+
+
 def _ordered_dict(engine, args, kwargs, site):
     return _dict(engine, args, kwargs, site)
 
@@ -927,6 +982,7 @@ _TABLE = {
     "builtins.all": _anyall(all), "builtins.hasattr": _hasattr, "builtins.getattr": _getattr,
     "builtins.setattr": _setattr, "builtins.callable": _callable, "builtins.type": _type, "builtins.divmod": _divmod, "builtins.print": _none,
     "builtins.str": _str, "builtins.map": _map, "builtins.iter": _iter, "builtins.filter": _filter, "inspect.signature": _signature,
+    "re.split": _re_split,
     "builtins.next": _next,
     "builtins.set": lambda e, a, k, s: _set(e, a), "builtins.slice": _slice,
     "math.sqrt": _math(math.sqrt), "math.ceil": _rounding(math.ceil), "math.floor": _rounding(math.floor),
@@ -940,7 +996,7 @@ _TABLE = {
     "numpy.sum": _numpy_sum,
     "collections.OrderedDict": _ordered_dict, "collections.namedtuple": _namedtuple_type,
     "functools.reduce": _reduce,
-    "copy.deepcopy": _identity, "copy.copy": _identity,
+    "copy.deepcopy": _copier(deep=True), "copy.copy": _copier(deep=False),
 }
 _TABLE.update({"operator." + name: _operator(symbol) for name, symbol in _OPERATORS.items()})
 MATH_CONSTANTS = {"math.pi": math.pi, "math.e": math.e, "math.inf": math.inf}

@@ -3,11 +3,13 @@ wrappers, a subclass of a torch layer calling super().forward, functools.reduce 
 operator.mul over sizes, math/numpy ceil and floor of sizes (also of symbols), slice()
 objects in an index, unbind, collections.namedtuple configs (fields, _replace)."""
 import collections
+import copy
 import enum
 import inspect
 import functools
 import math
 import operator
+import re
 from collections.abc import Mapping
 
 import numpy as np
@@ -277,3 +279,12 @@ up = Upsampler(8)(torch.randn(1, 8, 5, 5))
 #^ Tensor[1, 4, 10, 10]
 plain = Upsampler(8, mode=Mode.NONTRAINABLE)(torch.randn(1, 8, 5, 5))
 #^ Tensor[1, 4, 10, 10]
+
+stage = {"kernel_size": 3, "stride": 2}
+stage_args = [copy.deepcopy(stage) for _ in range(2)]
+stage_args[1]["stride"] = 1  # the copies are separate dicts
+strides = torch.zeros(stage_args[0]["stride"], stage_args[1]["stride"])
+#^ Tensor[2, 1]
+key, value = re.split(r"(\d.*)", "k3")[:2]
+kernel = torch.zeros(int(value))
+#^ Tensor[3]
