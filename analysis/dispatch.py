@@ -183,7 +183,10 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
             if same is None and preserving:
                 same = v
             continue
-        generic.record(frame, v, "ranks", (ranks, pins))
+        # An elementwise op with another tensor (`x / keep_prob`, `pos + x`) tells the rank
+        # when the value is a tensor, but a number would do the same: weak evidence.
+        weak = spec.name.startswith("Tensor.__") or spec.name in generic.ELEMENTWISE_FUNCS
+        generic.record(frame, v, "weak-ranks" if weak else "ranks", (ranks, pins))
         if generic._has_unbatched_form(spec.name):
             generic.record(frame, v, "spatial", True)
         if spec.name in generic.INDEX_INPUT_OPS and s_args and s_args[0] is v:

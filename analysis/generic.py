@@ -32,6 +32,9 @@ MAX_RANK = 6
 # Names for the dims of an input whose body does not name them, by rank.
 _CONVENTIONAL = {1: ("N",), 2: ("N", "C"), 3: ("N", "C", "L"), 4: ("N", "C", "H", "W"),
                  5: ("N", "C", "D", "H", "W")}
+# Functions that broadcast their operands elementwise (as the Tensor operators do).
+ELEMENTWISE_FUNCS = {"torch.add", "torch.sub", "torch.subtract", "torch.mul", "torch.multiply", "torch.div",
+                     "torch.divide", "torch.true_divide", "torch.pow", "torch.maximum", "torch.minimum"}
 # Ops whose input holds indices: an input first used by one is an int64 tensor.
 INDEX_INPUT_OPS = {"torch.nn.Embedding", "torch.nn.functional.embedding", "torch.nn.EmbeddingBag",
                    "torch.nn.functional.embedding_bag", "torch.nn.functional.one_hot"}
@@ -147,7 +150,7 @@ def record(frame, probe: RankProbe, kind: str, data) -> None:
         shift = probe.offset
         if kind == "unpack":
             kind, data = "ranks", (frozenset({len(data) - shift} - _NEGATIVE), {})
-        elif kind == "ranks":
+        elif kind in ("ranks", "weak-ranks"):
             admitted = data[0]
             if admitted is not None:
                 admitted = frozenset(r - shift for r in admitted if r - shift >= 0)
@@ -427,18 +430,23 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None)
     pin_sets = []
     spatial = False  # a conv, pool or pad used it (the names then say N, C, H, W)
     integer = False  # an Embedding used it: token ids
+    strong = False  # a use only a tensor has (weak-ranks: a number would do the same)
     for kind, data in uses:
-        if kind == "ranks":
+        if kind in ("ranks", "weak-ranks"):
             admitted, pins = data
             ranks &= admitted if admitted is not None else ranks
             pin_sets.append(pins)
+            strong = strong or kind == "ranks"
         elif kind == "unpack":
+            strong = True
             ranks &= {len(data)}
             names = names or data
         elif kind == "spatial":
             spatial = True
         elif kind == "integer":
             integer = True
+    if not strong:
+        return None  # used only where a number would do: no sign it is a tensor
     if not ranks:
         return None  # the uses disagree: say nothing
     if len(ranks) != 1:
@@ -470,7 +478,7 @@ def _batch_assumed(uses: list, rank: int) -> bool:
     for kind, data in uses:
         if kind in ("spatial", "integer"):
             continue
-        if kind != "ranks":
+        if kind != "ranks":  # (weak-ranks too: no note unless every use is a layer's)
             return False  # `B, C, H, W = x.shape`: the code itself fixes the rank
         admitted, pins = data
         if admitted is None or rank - 1 in admitted:
