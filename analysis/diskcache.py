@@ -333,7 +333,7 @@ class UnitCache:
         # (and committed by mistake): refuse it.
         inside = bool(workspace) and _inside(self.folder, workspace)
         if inside:
-            log.warning("ShapeSense: cache folder %s is inside the workspace; not caching", self.folder)
+            log.info("ShapeSense: cache folder %s is inside the workspace; not caching", self.folder)
         self.enabled = not inside and os.environ.get(_ENV_SWITCH, "").lower() != "off"
         self.hits = self.misses = self.writes = 0
         self._pending: dict = {}  # entry path -> captured entry, until write_pending
