@@ -122,7 +122,15 @@ def _enumerate(engine, args, kwargs, site):
     start = args[1] if len(args) > 1 else kwargs.get("start", 0)
     if items is None:
         element = _element(engine, args[0])
-        return UNKNOWN if element is None else alike(ListVal([UNKNOWN, element], "tuple"), "tuple")
+        if element is None:
+            return UNKNOWN
+        from .statements import known_prefix
+        prefix = known_prefix(args[0])  # [stem] + blocks a loop appended: the stem comes first
+        out = alike(ListVal([UNKNOWN, element], "tuple"), "tuple")
+        out.items = [ListVal([i + start if isinstance(start, int) else UNKNOWN, x], "tuple")
+                     for i, x in enumerate(prefix)]
+        out.prefix = len(prefix)
+        return out
     if not isinstance(start, int):
         return UNKNOWN
     return ListVal([ListVal([i + start, x], "tuple") for i, x in enumerate(items)], "tuple")

@@ -19,7 +19,7 @@ class Net(nn.Module):
     def forward(self, x):
         y = self.body(x)
        #^ Tensor[N, width, H, W]
-        for blk in self.blocks:
+        for i, blk in enumerate(self.blocks):
             x = blk(x)
         z = x
        #^ Tensor[N, width, (H - 1)//2 + 1, (W - 1)//2 + 1]
