@@ -144,6 +144,17 @@ class LspClient:
             return None
         return None
 
+    def cpu_seconds(self) -> float | None:
+        """User + system CPU time the server process has used (s), from /proc (clock-tick
+        resolution); None if unavailable. Over many edits it tells the server's work per
+        edit apart from waiting for a core on a busy machine."""
+        try:
+            with open(f"/proc/{self.proc.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return None
+
     # ---- wire -------------------------------------------------------------------------
 
     def _read_loop(self) -> None:

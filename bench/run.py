@@ -219,17 +219,29 @@ def replay_traces(cfg: Config, fr: FileRun, stderr_dir: Path) -> None:
                 if rep >= reps:
                     continue
                 base = s.doc.text
+                cpu0, first = s.client.cpu_seconds(), len(fr.changelog)
                 for i, ch in enumerate(tr.steps):
                     dt, nd, _ = s.edit(ch)
                     fr.changelog.append({"trace": tr.name, "rep": rep, "step": i, "undo": False,
                                          "change": ch, "t": dt, "ndiag": nd})
+                _cpu_per_edit(fr.changelog[first:], cpu0, s.client.cpu_seconds())
                 undo = diff_change(s.doc.text, base, s.doc)
+                cpu0 = s.client.cpu_seconds()
                 dt, nd, _ = s.edit(undo)
                 fr.changelog.append({"trace": tr.name, "rep": rep, "step": len(tr.steps), "undo": True,
                                      "change": undo, "t": dt, "ndiag": nd})
+                _cpu_per_edit(fr.changelog[-1:], cpu0, s.client.cpu_seconds())
                 assert s.doc.text == base
     finally:
         s.close()
+
+
+def _cpu_per_edit(entries: list, before, after) -> None:
+    """The server's CPU time over these edits, shared out evenly (clock-tick resolution:
+    read as a mean over many edits)."""
+    if before is not None and after is not None and entries:
+        for e in entries:
+            e["cpu"] = (after - before) / len(entries)
 
 
 def requests_steady_state(cfg: Config, fr: FileRun, s: Session) -> None:
@@ -550,6 +562,7 @@ def aggregate(fr: FileRun) -> None:
             "from_scratch": summarize([x for e in es for x in e.get("scratch", [])]),
             "recomputed_median": _median([e["recomputed"] for e in es if "recomputed" in e]),
             "rerun_max": max([e["rerun"] for e in es if "rerun" in e], default=None),
+            "server_cpu_mean_ms": _mean_ms([e["cpu"] for e in es if "cpu" in e]),
             "diagnostics_last": es[-1].get("ndiag"),
         }
         tr = next((t for t in fr.traces if t.name == name.split(":")[0]), None)
@@ -565,10 +578,15 @@ def aggregate(fr: FileRun) -> None:
         "region_reparse": summarize([e["region"] for e in one if "region" in e]),
         "engine_incremental": summarize([e["engine"] for e in one if "engine" in e]),
         "from_scratch": summarize([x for e in one for x in e.get("scratch", [])]),
+        "server_cpu_mean_ms": _mean_ms([e["cpu"] for e in one if "cpu" in e]),
     }
     _ratios(d)
     fr.results["one_line_edits"] = d
     fr.results["all_edits"] = {"edit_to_diagnostics": summarize([e["t"] for e in log_ if "t" in e])}
+
+
+def _mean_ms(seconds):
+    return 1000 * sum(seconds) / len(seconds) if seconds else None
 
 
 def _median(xs):
@@ -897,9 +915,9 @@ def variants_table(files: dict) -> list[str]:
          "multi-head attention, MLP with a residual, a reshape helper) with jaxtyping inputs and no driver; "
          "symbolic: the same models with no annotations and no driver (generic contexts). "
          "Median / p95 in ms.\n",
-         "| size | variant | lines | one-line edit -> diagnostics | comment edit -> diagnostics | engine incremental (one-line) "
-         "| calls and solver queries re-run by a comment edit (max) | from scratch | cold open |",
-         "|---|---|---:|---|---|---|---:|---|---|"]
+         "| size | variant | lines | one-line edit -> diagnostics | comment edit -> diagnostics | server CPU per edit, one-line / comment (mean) "
+         "| engine incremental (one-line) | calls and solver queries re-run by a comment edit (max) | from scratch | cold open |",
+         "|---|---|---:|---|---|---|---|---:|---|---|"]
 
     def pair(d):
         return f"{fmt_ms(d['median'])} / {fmt_ms(d['p95'])}" if d and d.get("median") is not None else "-"
@@ -910,7 +928,8 @@ def variants_table(files: dict) -> list[str]:
             o = r.get("one_line_edits", {})
             c = r.get("traces", {}).get("comment", {})
             L.append(f"| {size} | {variant} | {f['lines']} | {pair(o.get('edit_to_diagnostics'))} | "
-                     f"{pair(c.get('edit_to_diagnostics'))} | {pair(o.get('engine_incremental'))} | "
+                     f"{pair(c.get('edit_to_diagnostics'))} | {fmt_ms(o.get('server_cpu_mean_ms'))} / "
+                     f"{fmt_ms(c.get('server_cpu_mean_ms'))} | {pair(o.get('engine_incremental'))} | "
                      f"{c.get('rerun_max') if c.get('rerun_max') is not None else '-'} | "
                      f"{pair(o.get('from_scratch'))} | {pair(r.get('cold_open'))} |")
     L.append("")
