@@ -388,10 +388,14 @@ def _children(m) -> list:
         keys = m.keys or [str(i) for i in range(len(m.items))]
         return [(str(k), x, (("item", i),)) for i, (k, x) in enumerate(zip(keys, m.items)) if _is_module(x)]
     if isinstance(m, Instance):
+        own = [(k, x, (("attr", k),)) for k, x in m.attrs.items() if not k.startswith("__") and _is_module(x)]
         inner = m.attrs.get("__container__")
         if isinstance(inner, Container):
-            return [(n, x, (("attr", "__container__"),) + steps) for n, x, steps in _children(inner)]
-        return [(k, x, (("attr", k),)) for k, x in m.attrs.items() if not k.startswith("__") and _is_module(x)]
+            # class Block(nn.Sequential): its items; a module attribute the container did not
+            # take (one of a few, by a factory) is still registered, so still counted.
+            items = [(n, x, (("attr", "__container__"),) + steps) for n, x, steps in _children(inner)]
+            return items + [c for c in own if all(c[1] is not x for x in inner.items)]
+        return own
     if isinstance(m, NNModule):
         return [(k, x, (("attr", k),)) for k, x in _submodules(m)]
     return []

@@ -214,3 +214,24 @@ def test_tied_and_frozen_parameters(tmp_path):
         """)
     assert (s.total_params, s.trainable_params) == (40, 0)
     assert [(r.name, r.params, r.trainable) for r in s.rows] == [("M", 40, 0), ("emb", 40, 0), ("out", 40, 0)]
+
+
+def test_a_module_a_sequential_subclass_did_not_take_still_counts(tmp_path):
+    """torch registers every module attribute; one the engine's container did not take (one
+    of a few) still holds parameters: the count says what it knows, never a smaller number."""
+    s = _summary(tmp_path, """
+        import torch
+        import torch.nn as nn
+
+        Norm = nn.BatchNorm2d if torch.__version__ >= "2" else nn.InstanceNorm2d
+
+        class ConvNorm(nn.Sequential):
+            def __init__(self, c):
+                super().__init__()
+                self.add_module("conv", nn.Conv2d(c, c, 1))
+                self.add_module("norm", Norm(c))
+
+        y = ConvNorm(4)(torch.randn(1, 4, 8, 8))
+        """)
+    assert s.rows[0].type == "ConvNorm"
+    assert summary.dim_json(s.total_params) == "?", s.total_params  # BatchNorm 28 or InstanceNorm 20
