@@ -100,7 +100,7 @@ def open_once(path: Path, text: str, cache_dir: Path, timeout: float) -> tuple[f
     time is mostly waiting for a core, the CPU time is the work)."""
     env = dict(os.environ, SHAPESENSE_CACHE_DIR=str(cache_dir))
     stderr = path.parent / "server.stderr"
-    client = LspClient.spawn(SERVER + ["--log-level", "INFO"], cwd=str(path.parent), env=env, stderr_path=str(stderr))
+    client = LspClient.spawn(SERVER, cwd=str(path.parent), env=env, stderr_path=str(stderr))  # (in errors)
     try:
         client.initialize(root_uri=path.parent.as_uri(), init_options={"debounceMs": 0}, timeout=timeout)
         client.wait_log("indexed", timeout)
