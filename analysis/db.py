@@ -233,12 +233,8 @@ class AnalysisHost:
     def _analyze(self, path: str, cancel=None) -> FileAnalysis:
         from .ide import build_file_analysis
 
-        self.run_id += 1
         self.query_log.clear()  # the log says what this analysis recomputed (and stays small)
         solver.SOLVE_LOG.clear()
-        engine = Engine(self, self.memo, self.run_id, self.query_log,
-                        self.settings.solver_timeout_ms)
-        start_budget(engine, self.settings.max_steps, cancel)
         # Every file whose text changed is lowered now, so `changed_units` is complete
         # before any memoized result is judged unchanged.
         for other, state in list(self.files.items()):
