@@ -185,7 +185,7 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
             continue
         # An elementwise op with another tensor (`x / keep_prob`, `pos + x`) tells the rank
         # when the value is a tensor, but a number would do the same: weak evidence.
-        weak = spec.name.startswith("Tensor.__") or spec.name in generic.ELEMENTWISE_FUNCS
+        weak = generic.is_elementwise(spec.name)
         generic.record(frame, v, "weak-ranks" if weak else "ranks", (ranks, pins))
         if generic._has_unbatched_form(spec.name):
             generic.record(frame, v, "spatial", True)
@@ -198,7 +198,7 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
 
 def _with_numbers_only(spec, s_args, s_kwargs, probe) -> bool:
     """An operator (`<`, `+`, `*` ...) between the probe and plain numbers only."""
-    if not spec.name.startswith("Tensor.__") or s_kwargs:
+    if not generic.is_elementwise(spec.name) or s_kwargs:
         return False
     others = [a for a in s_args if a is not probe]
     return bool(others) and all(isinstance(a, (int, float)) and not isinstance(a, bool) for a in others)
@@ -880,6 +880,11 @@ _CMP_DUNDER = {"==": "__eq__", "!=": "__ne__", "<": "__lt__", "<=": "__le__", ">
                ">=": "__ge__"}
 
 
+def _sequence_kind(v) -> str:
+    """What equality sees: a torch.Size is a tuple."""
+    return "tuple" if v.kind == "size" else v.kind
+
+
 def compare_values(engine, op, a, b, site):
     if isinstance(a, generic.DefaultZero) or isinstance(b, generic.DefaultZero):
         return UNKNOWN
@@ -907,11 +912,19 @@ def compare_values(engine, op, a, b, site):
     if _is_int(a) and _is_int(b):
         return {"==": S.eq, "!=": S.ne, "<": S.lt, "<=": S.le, ">": S.gt, ">=": S.ge}[op](a, b)
     if isinstance(a, ListVal) and isinstance(b, ListVal) and op in ("==", "!="):
+        kinds = {_sequence_kind(a), _sequence_kind(b)}
+        if len(kinds) > 1:
+            return op == "!="  # a list never equals a tuple, nor a set either
+        if getattr(a, "unknown", False) or getattr(b, "unknown", False) or kinds == {"set"}:
+            return UNKNOWN  # items not known (or unordered)
         if len(a.items) != len(b.items):
             return op == "!="
         parts = [compare_values(engine, "==", x, y, site) for x, y in zip(a.items, b.items)]
         r = S.and_(*[p for p in parts])
         return r if op == "==" else S.not_(r)
+    if op in ("==", "!=") and (isinstance(a, ListVal) or isinstance(b, ListVal)) and \
+            (_is_int(a) or _is_int(b) or isinstance(a, (float, str, type(None))) or isinstance(b, (float, str, type(None)))):
+        return op == "!="  # `stride == 1` with stride = [1]: a sequence never equals a number
     if a is None or b is None:
         if op == "==":
             return a is b if _known_value(a) and _known_value(b) else UNKNOWN

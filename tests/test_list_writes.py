@@ -37,3 +37,34 @@ def test_a_write_at_a_position_not_known_is_not_ignored(tmp_path):
     assert shapes.get("c") in (None, "Tensor[...]")
     assert shapes["d"] == "Tensor[1, 1, 1]"  # writing 1 over a 1 changes nothing
     assert result.diagnostics == []
+
+
+COMPARE = """
+import torch
+from somewhere import mystery
+
+x = torch.randn(2, 3)
+items = []
+for _ in range(mystery()):  # how many: not known
+    items.append(1)
+if items == [1]:  # items not known: either way
+    y = x.sum(0)
+else:
+    y = x.sum(1)
+a = y
+if items == 1:  # a list never equals a number
+    x = x.sum(0)
+b = x
+"""
+
+
+def test_a_list_of_unknown_items_compared_stays_undecided(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text(textwrap.dedent(COMPARE))
+    host = AnalysisHost(workspace_root=str(tmp_path))
+    host.set_file(str(path), path.read_text())
+    result = host.analyze(str(path))
+    shapes = {f.text: f.shape for f in result.facts if f.is_target}
+    assert shapes["a"] == "Tensor[?]"  # Tensor[3] or Tensor[2]
+    assert shapes["b"] == "Tensor[2, 3]"
+    assert result.diagnostics == []
