@@ -94,6 +94,8 @@ def equal(a, b):
     if isinstance(other, _PLAIN) and not isinstance(other, bool):
         if m.mixin is None:
             return False  # a plain Enum member never equals a plain value
+        if m.mixin is int:
+            return isinstance(other, (int, float)) and m.value == other  # IntEnum(2) == 2.0
         return isinstance(other, m.mixin) and m.value == other
     if other is None:
         return False

@@ -613,6 +613,8 @@ def _hasattr(engine, args, kwargs, site):
     if not isinstance(name, str):
         return UNKNOWN
     kind = _plain_kind(obj)
+    if kind == "number" and not _int_like(obj):
+        return UNKNOWN  # a float may be a numpy scalar in truth (np.float64 has .shape)
     if kind is not None and not isinstance(obj, NamedTupleVal):
         # a plain value has what its Python type has (`hasattr(obj, "ndim")` of a str)
         sample = {"none": None, "bool": True, "str": "", "dict": {}, "list": [], "tuple": (),
