@@ -185,7 +185,7 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
             continue
         # An elementwise op with another tensor (`x / keep_prob`, `pos + x`) tells the rank
         # when the value is a tensor, but a number would do the same: weak evidence.
-        weak = spec.name.startswith("Tensor.__") or spec.name in generic.ELEMENTWISE_FUNCS
+        weak = generic.is_elementwise(spec.name)
         generic.record(frame, v, "weak-ranks" if weak else "ranks", (ranks, pins))
         if generic._has_unbatched_form(spec.name):
             generic.record(frame, v, "spatial", True)
@@ -198,7 +198,7 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
 
 def _with_numbers_only(spec, s_args, s_kwargs, probe) -> bool:
     """An operator (`<`, `+`, `*` ...) between the probe and plain numbers only."""
-    if not spec.name.startswith("Tensor.__") or s_kwargs:
+    if not generic.is_elementwise(spec.name) or s_kwargs:
         return False
     others = [a for a in s_args if a is not probe]
     return bool(others) and all(isinstance(a, (int, float)) and not isinstance(a, bool) for a in others)

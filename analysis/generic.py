@@ -32,9 +32,17 @@ MAX_RANK = 6
 # Names for the dims of an input whose body does not name them, by rank.
 _CONVENTIONAL = {1: ("N",), 2: ("N", "C"), 3: ("N", "C", "L"), 4: ("N", "C", "H", "W"),
                  5: ("N", "C", "D", "H", "W")}
-# Functions that broadcast their operands elementwise (as the Tensor operators do).
-ELEMENTWISE_FUNCS = {"torch.add", "torch.sub", "torch.subtract", "torch.mul", "torch.multiply", "torch.div",
-                     "torch.divide", "torch.true_divide", "torch.pow", "torch.maximum", "torch.minimum"}
+# Arithmetic and comparisons that broadcast their operands elementwise: the Tensor
+# operators, their functions (torch.lt) and in-place methods (x.add_).
+_ELEMENTWISE = {"add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide",
+                "remainder", "fmod", "pow", "maximum", "minimum", "lt", "le", "gt", "ge", "eq", "ne",
+                "less", "greater", "less_equal", "greater_equal", "not_equal", "rsub"}
+
+
+def is_elementwise(name: str) -> bool:
+    if name.startswith("Tensor.__"):
+        return True
+    return name.startswith(("torch.", "Tensor.")) and name.rsplit(".", 1)[-1].strip("_") in _ELEMENTWISE
 # Ops whose input holds indices: an input first used by one is an int64 tensor.
 INDEX_INPUT_OPS = {"torch.nn.Embedding", "torch.nn.functional.embedding", "torch.nn.EmbeddingBag",
                    "torch.nn.functional.embedding_bag", "torch.nn.functional.one_hot"}
