@@ -324,15 +324,12 @@ class AnalysisWorker:
 
 
 def _parsing_path(tb) -> str | None:
-    """The file whose parse or lowering (AnalysisHost.units) the traceback ends in."""
+    """The file whose parse or lowering (AnalysisHost.units, and whatever it calls: the
+    disk cache, syntax, lower, parso) the traceback ends in; None outside of it."""
     found = None
     while tb is not None:
-        frame = tb.tb_frame
-        if in_units(frame.f_code):
-            found = frame.f_locals.get("path")
-        elif found is not None and _ENGINE_DIR in frame.f_code.co_filename and not \
-                frame.f_code.co_filename.endswith(_PARSE_FILES):
-            return None  # deeper than the parse: the engine itself
+        if in_units(tb.tb_frame.f_code):
+            found = tb.tb_frame.f_locals.get("path")  # the innermost: units() may nest
         tb = tb.tb_next
     return found
 
@@ -351,8 +348,6 @@ def parsing_now(frame) -> bool:
     return False
 
 
-_ENGINE_DIR = os.sep + "analysis" + os.sep
-_PARSE_FILES = tuple(os.path.join("analysis", f) for f in ("db.py", "syntax.py", "lower.py", "ir.py"))
 SLICE_S = 0.1  # a run may hold the analysis thread this long before another file's run goes first
 
 
