@@ -26,7 +26,22 @@ def lower_module(segments: list, cache: dict | None = None, log: list | None = N
     and inside them only the defs whose text changed (`cache`)."""
     units: dict = {}
     _Lowerer(units, cache if cache is not None else {}, log, lines).module(segments)
+    if cache is not None:
+        _forget_gone(cache, units)
     return units
+
+
+SPARE_LOWERINGS = 16  # lowerings of defs the file no longer has, kept for an undo
+
+
+def _forget_gone(cache: dict, units: dict) -> None:
+    """Drop the oldest cached lowerings of defs the file no longer has: each holds the
+    parse of its def, and typing through a def's name makes a new key per keystroke (a
+    session of random edits kept every old parse alive)."""
+    extra = len(cache) - len(units) - SPARE_LOWERINGS
+    if extra > 0:
+        for key in [k for k in cache if k not in units][:extra]:
+            del cache[key]
 
 
 LOCAL_BITS = 20  # a module-level nid is (segment ident << LOCAL_BITS) + its index there
