@@ -204,17 +204,21 @@ def _with_numbers_only(spec, s_args, s_kwargs, probe) -> bool:
     return bool(others) and all(isinstance(a, (int, float)) and not isinstance(a, bool) for a in others)
 
 
+def _show(v) -> str:
+    """A value in a hover line. (Module level: a recursive closure made per call is a
+    reference cycle, garbage only the cyclic collector frees.)"""
+    if isinstance(v, TensorValue):
+        return v.text()
+    if isinstance(v, (int, float, str, bool, S.Expr)) or v is None:
+        return repr(v) if isinstance(v, str) else str(v)
+    if isinstance(v, ListVal) and len(v.items) <= 6:
+        return "(" + ", ".join(_show(x) for x in v.items) + ")"
+    return "…"
+
+
 def _describe(spec, args, kwargs, module, out) -> str:
     """One line for hover: the op, its inputs' shapes and its hyperparameters."""
-    def show(v):
-        if isinstance(v, TensorValue):
-            return v.text()
-        if isinstance(v, (int, float, str, bool, S.Expr)) or v is None:
-            return repr(v) if isinstance(v, str) else str(v)
-        if isinstance(v, ListVal) and len(v.items) <= 6:
-            return "(" + ", ".join(show(x) for x in v.items) + ")"
-        return "…"
-
+    show = _show
     name = spec.name.replace("torch.nn.functional.", "F.").replace("torch.nn.", "nn.")
     parts = [show(a) for a in args] + [f"{k}={show(v)}" for k, v in kwargs.items()]
     if module is not None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import weakref
 
 from . import shapes as S
 from .ops.spec import TensorValue
@@ -618,10 +619,14 @@ def _annotation_maker(host, path, result, style):
     jax_names = set(re.findall(r"\b[A-Z][A-Za-z0-9]*\b", " ".join(re.findall(r"from jaxtyping import ([^\n]+)", text))))
     lines = host.lines(path)  # parso's split: the same rule as LSP (\n, \r\n, \r)
     import_line = _import_insertion_line(host.units(path).get("<module>"))
+    # `result` holds this function: a strong reference back would make every analysis a
+    # reference cycle (all its facts garbage for the cyclic collector only).
+    result_ref = weakref.ref(result)
 
     def make() -> list:
         out = []
-        for f in result.facts:
+        result = result_ref()
+        for f in (result.facts if result is not None else ()):
             if f.origin == CONTRACT_ORIGIN:
                 fix = _contract_fix(f, lines[f.span.start[0]], has_jax, import_line, jax_names) \
                     if style == "jaxtyping" and f.span.start[0] < len(lines) else None
