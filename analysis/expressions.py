@@ -512,6 +512,8 @@ class ExpressionsMixin:
         if isinstance(v, str):
             return list(v)
         if isinstance(v, TensorValue):
+            if v.values is not None and v.shape is not None and len(v.shape) == 1:
+                return [TensorValue((), v.dtype, (x,)) for x in v.values]  # its values, one each
             if v.shape and isinstance(v.shape[0], int) and v.shape[0] <= 64:
                 return [TensorValue(v.shape[1:], v.dtype)] * v.shape[0]
             return None

@@ -669,11 +669,20 @@ def _math_prod(engine, args, kwargs, site):
         return UNKNOWN
     out = 1
     for x in items:
+        if is_tensor(x) and x.values is not None and len(x.values) == 1 and type(x.values[0]) is int:
+            x = x.values[0]  # an item of an int array with values
         if _int_like(x):
             out = S.mul(out, x)
         else:
             return UNKNOWN
     return out
+
+
+def _numpy_prod(engine, args, kwargs, site):
+    """np.prod: also of a single number (np.prod(strides) with strides=2 is 2)."""
+    if len(args) == 1 and not kwargs and _int_like(args[0]):
+        return args[0]
+    return _math_prod(engine, args, kwargs, site) if len(args) == 1 and not kwargs else UNKNOWN
 
 
 def _rounding(to_int, as_float=False):
@@ -948,6 +957,23 @@ def _copier(deep):
     return f
 
 
+def _numpy_array(at_least_1d):
+    """np.array / np.asarray / np.atleast_1d of numbers or a list of them: a small tensor with
+    its values (numpy arrays are modelled as tensors), as monai computes paddings."""
+    def f(engine, args, kwargs, site):
+        from .dispatch import run_op
+        from .ops.spec import REGISTRY
+        if len(args) != 1 or (kwargs and set(kwargs) - {"dtype"}) or is_tensor(args[0]):
+            return args[0] if len(args) == 1 and is_tensor(args[0]) and not kwargs else UNKNOWN
+        data = args[0]
+        if at_least_1d and (_int_like(data) or type(data) is float):
+            data = ListVal([data], "list")
+        if not (isinstance(data, ListVal) or _int_like(data) or type(data) is float):
+            return UNKNOWN
+        return run_op(engine, REGISTRY["torch.tensor"], [data], {}, site)
+    return f
+
+
 def _ordered_dict(engine, args, kwargs, site):
     return _dict(engine, args, kwargs, site)
 
@@ -1000,10 +1026,11 @@ _TABLE = {
     "math.pow": _math(math.pow), "math.prod": _math_prod, "math.gcd": _math(math.gcd),
     "math.isqrt": _math(math.isqrt), "math.cos": _math(math.cos), "math.sin": _math(math.sin),
     "math.log10": _math(math.log10),
-    "numpy.prod": _math_prod, "numpy.sqrt": _math(math.sqrt),
+    "numpy.prod": _numpy_prod, "numpy.sqrt": _math(math.sqrt),
     "numpy.ceil": _rounding(math.ceil, as_float=True), "numpy.floor": _rounding(math.floor, as_float=True),
     "numpy.log": _math(math.log), "numpy.log2": _math(math.log2), "numpy.exp": _math(math.exp),
-    "numpy.sum": _numpy_sum,
+    "numpy.sum": _numpy_sum, "numpy.atleast_1d": _numpy_array(True), "numpy.array": _numpy_array(False),
+    "numpy.asarray": _numpy_array(False),
     "collections.OrderedDict": _ordered_dict, "collections.namedtuple": _namedtuple_type,
     "functools.reduce": _reduce,
     "copy.deepcopy": _copier(deep=True), "copy.copy": _copier(deep=False),

@@ -288,3 +288,18 @@ strides = torch.zeros(stage_args[0]["stride"], stage_args[1]["stride"])
 key, value = re.split(r"(\d.*)", "k3")[:2]
 kernel = torch.zeros(int(value))
 #^ Tensor[3]
+
+
+def same_padding(kernel_size, dilation=1):
+    """Paddings computed with numpy arrays (monai's convutils)."""
+    kernel_size_np = np.atleast_1d(kernel_size)
+    dilation_np = np.atleast_1d(dilation)
+    padding_np = (kernel_size_np - 1) / 2 * dilation_np
+    padding = tuple(int(p) for p in padding_np)
+    return padding if len(padding) > 1 else padding[0]
+
+
+strided = nn.Conv2d(4, 8, 3, stride=int(np.prod(2)), padding=same_padding(3))(torch.randn(1, 4, 16, 16))
+#^ Tensor[1, 8, 8, 8]
+wide = nn.Conv2d(4, 8, (3, 5), padding=same_padding((3, 5)))(torch.randn(1, 4, 16, 16))
+#^ Tensor[1, 8, 16, 16]
