@@ -50,10 +50,13 @@ def edits_for(text: str, meta: dict, n: int) -> list[dict]:
     return out[: max(cyc, (n // cyc) * cyc)]
 
 
+VARIANT = "concrete"  # --variant: which of gen.VARIANTS is profiled
+
+
 def load(size: int):
     inputs = BENCH / "inputs"
-    paths = gen.write_inputs(str(inputs), {"p": size})
-    p = Path(paths["p"])
+    paths = gen.write_inputs(str(inputs), {"p": size}, variants=(VARIANT,))
+    p = Path(paths[gen.variant_label(VARIANT, "p")])
     return p, p.read_text(), json.loads(p.with_suffix(".meta.json").read_text())
 
 
@@ -286,12 +289,16 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="profile the edit path (py-spy on the server, pyinstrument in-process)")
     ap.add_argument("--mode", choices=["all", "server", "engine", "scratch", "parse"], default="all")
     ap.add_argument("--size", type=int, default=3000)
+    ap.add_argument("--variant", choices=gen.VARIANTS, default="concrete",
+                    help="the file: concrete (a driver), annotated or symbolic (no driver)")
     ap.add_argument("--edits", type=int, default=240)
     ap.add_argument("--rate", type=int, default=1000)
     ap.add_argument("--server-cmd", default=None)
     ap.add_argument("--engine-setting", action="append", default=[], metavar="KEY=VALUE",
                     help="EngineSettings field for the in-process modes, e.g. verify_fixes=false")
     a = ap.parse_args(argv)
+    global VARIANT
+    VARIANT = a.variant
     for kv in a.engine_setting:
         k, _, v = kv.partition("=")
         ENGINE_SETTINGS[k] = {"true": True, "false": False}.get(v.lower(), int(v) if v.isdigit() else v)
@@ -316,8 +323,9 @@ def main(argv=None) -> int:
             r = f"{m} failed: {e!r}\n" + traceback.format_exc(limit=5)
         print(r, flush=True)
         report.append(f"## {m}\n\n```\n{r}\n```\n")
-    (OUT / f"profile_{a.size}.md").write_text("\n".join(report))
-    print(f"written: {OUT / f'profile_{a.size}.md'}")
+    name = f"profile_{a.size}.md" if a.variant == "concrete" else f"profile_{a.variant}_{a.size}.md"
+    (OUT / name).write_text("\n".join(report))
+    print(f"written: {OUT / name}")
     return 0
 
 
