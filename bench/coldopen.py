@@ -39,7 +39,7 @@ if __package__ in (None, ""):  # `python bench/coldopen.py`
     __package__ = "bench"
 
 from bench import gen  # noqa: E402
-from bench.lsp import LspClient  # noqa: E402
+from bench.lsp import LspClient, ServerError  # noqa: E402
 from bench.stats import summarize  # noqa: E402
 
 BENCH = Path(__file__).resolve().parent
@@ -146,6 +146,7 @@ def run(reps: int, only: list[str] | None, timeout: float, out_dir: Path) -> dic
     results: dict = {"reps": reps, "python": sys.version.split()[0], "machine": platform.machine(),
                      "cpus": os.cpu_count(), "load_before": os.getloadavg() if hasattr(os, "getloadavg") else None,
                      "files": {}}
+    failures = results["failures"] = []
     tmp = Path(tempfile.mkdtemp(prefix="shapesense-coldopen-"))
     try:
         for label, text in texts.items():
@@ -162,7 +163,13 @@ def run(reps: int, only: list[str] | None, timeout: float, out_dir: Path) -> dic
                     # first: a new, empty cache folder each time; warm: what the last first
                     # open wrote (the server writes its entries before it exits)
                     folder = tmp / f"cache-{label}-first{rep if kind == 'first' else reps - 1}"
-                    runs[kind].append(open_once(path, text, folder, timeout))
+                    try:
+                        runs[kind].append(open_once(path, text, folder, timeout))
+                    except ServerError as exc:  # counted and shown, the other runs go on
+                        failures.append(f"{label} {kind} {rep}: {str(exc).splitlines()[0]} "
+                                        f"[{str(exc).strip().splitlines()[-1]}]")
+                        print("  FAILED: " + failures[-1], flush=True)
+                        continue
                     wall, cpu = runs[kind][-1]
                     print(f"  {kind} open {rep}: {wall * 1000:.0f} ms, server CPU "
                           f"{cpu * 1000 if cpu is not None else float('nan'):.0f} ms", flush=True)
@@ -197,6 +204,8 @@ def table(results: dict) -> str:
         lines.append(f"| {label} | {r['lines']} | {_f(r['first_open'])} | {_f(r['first_open_cpu'])} | "
                      f"{_f(r['warm_open'])} | {_f(r['warm_open_cpu'])} | {_f(r['parse_lower_cpu'])} "
                      f"({r['parse_lower']['median']:.0f}) | {_f(r['restore_cpu'])} ({r['restore']['median']:.0f}) |")
+    if results.get("failures"):
+        lines += ["", "Failed opens (not in the figures):"] + [f"- {f}" for f in results["failures"]]
     return "\n".join(lines) + "\n"
 
 
