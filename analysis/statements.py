@@ -74,6 +74,9 @@ class StatementsMixin:
         if t is ir.While:
             return self.exec_while(frame, s, env)
         if t is ir.FuncDef:
+            if self._shadowed_def(frame, s):
+                env[s.name] = UNKNOWN
+                return env
             fn = self.make_function(frame, s, env)
             self.record(frame, s.nid, fn, target=False)
             env[s.name] = self._decorated(frame, s, fn, env)
@@ -402,6 +405,17 @@ class StatementsMixin:
         fn = FunctionVal(qual, s.unit_key, s.params, defaults, closure, frame.path,
                          tuple(self._deco_name(frame, d, env) for d in s.decorators))
         return fn
+
+    def _shadowed_def(self, frame, s: ir.FuncDef) -> bool:
+        """Units are keyed by qualified name, so of two defs with one name (`def f` again
+        further down, a class defined in both branches of an `if`) only the last has a unit:
+        the others must not run its body as theirs (a wrong shape). They are Unknown."""
+        unit = self.program.unit(frame.path, s.unit_key)
+        if unit is None:
+            return False
+        own = frame.unit.span(s.nid) if hasattr(frame.unit, "span") else None
+        header = unit.span(ir.HEADER_NID)
+        return own is not None and header is not None and own[0] != header[0]
 
     def _decorated(self, frame, s: ir.FuncDef, fn, env):
         """`@deco def f` is `f = deco(f)` when `deco` is a function of the program (a

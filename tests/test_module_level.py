@@ -113,12 +113,11 @@ if os.environ.get("WIDE"):
         return nn.Linear(8, width())
     inside = make()(torch.randn(2, 8))
 else:
-    def width():
-        return 16
-    def make():
-        return nn.Linear(8, width())
-
-after = make()(torch.randn(3, 8))
+    def narrow():
+        return 4
+    def make_narrow():
+        return nn.Linear(8, narrow())
+    other = make_narrow()(torch.randn(3, 8))
 """
 
 
@@ -130,7 +129,59 @@ def test_functions_defined_in_an_undecided_top_level_branch_see_each_other(tmp_p
     result = host.analyze(str(user))
     shapes = _target_shapes(result)
     assert shapes["inside"] == "Tensor[2, 16]"
-    assert shapes["after"] == "Tensor[3, 16]"
+    assert shapes["other"] == "Tensor[3, 4]"
+    assert result.diagnostics == []
+
+
+SHADOWED = """
+import os
+import torch
+from torch import nn
+
+t = torch.randn(2, 3)
+
+def f(x):
+    return x.sum(0)
+
+a = f(t)
+
+def f(x):
+    return x.sum(1)
+
+b = f(t)
+
+if os.environ.get("WIDE"):
+    class Block(nn.Module):
+        def __init__(self, dim):
+            super().__init__()
+            self.l = nn.Linear(dim, dim * 2)
+
+        def forward(self, x):
+            return self.l(x)
+else:
+    class Block(nn.Module):
+        def __init__(self, dim):
+            super().__init__()
+            self.l = nn.Linear(dim, dim * 3)
+
+        def forward(self, x):
+            return self.l(x)
+
+y = Block(8)(torch.randn(2, 8))
+"""
+
+
+def test_a_def_shadowed_by_another_of_the_same_name_never_runs_its_body(tmp_path):
+    """Two defs with one qualified name: the first must not run the second's body (it
+    showed `a` as Tensor[2], and Block(8) as Tensor[2, 16] whichever branch runs)."""
+    user = _write(tmp_path, "m.py", SHADOWED)
+    host = AnalysisHost(workspace_root=str(tmp_path))
+    host.set_file(str(user), user.read_text())
+    result = host.analyze(str(user))
+    shapes = _target_shapes(result)
+    assert "a" not in shapes
+    assert shapes["b"] == "Tensor[2]"
+    assert shapes.get("y") in (None, "Tensor[2, ?]")
     assert result.diagnostics == []
 
 
