@@ -386,6 +386,8 @@ class _UnitBuilder:
         if t == "keyword":
             if node.value in ("pass", "break", "continue"):
                 return [ir.Simple(self._id(node), node.value)]
+            if node.value == "return":  # a bare `return` is a keyword leaf, not a return_stmt
+                return [ir.Return(self._id(node), None)]
             return []
         if t in ("pass_stmt", "break_stmt", "continue_stmt"):
             return [ir.Simple(self._id(node), t[:-5])]

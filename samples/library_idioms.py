@@ -303,3 +303,29 @@ strided = nn.Conv2d(4, 8, 3, stride=int(np.prod(2)), padding=same_padding(3))(to
 #^ Tensor[1, 8, 8, 8]
 wide = nn.Conv2d(4, 8, (3, 5), padding=same_padding((3, 5)))(torch.randn(1, 4, 16, 16))
 #^ Tensor[1, 8, 16, 16]
+
+
+class Embedder(nn.Module):
+    """A bare `return` ends __init__ (pytorch-tabnet's EmbeddingGenerator without categories)."""
+
+    def __init__(self, input_dim, cat_dims, emb_dim=4):
+        super().__init__()
+        if cat_dims == []:
+            self.post_embed_dim = input_dim
+            return
+        self.post_embed_dim = input_dim + len(cat_dims) * (emb_dim - 1)
+
+
+def collect(out, n):
+    if n == 0:
+        out.append(torch.zeros(1))
+        return
+    out.extend([torch.zeros(1)] * n)
+
+
+embedded = torch.zeros(2, Embedder(12, []).post_embed_dim)
+#^ Tensor[2, 12]
+collected = []
+collect(collected, 0)
+stacked = torch.stack(collected)
+#^ Tensor[1, 1]
