@@ -503,5 +503,9 @@ def context_notes(engine, kind: str, sub=None) -> dict:
     probe assumed}). Kept on the entry of the running frame, which a memoized entry keeps,
     or, for a def no call reached, on the engine (made anew by every run)."""
     owner = engine.stack[-1].entry if engine.stack else engine
+    if kind == "defaults":
+        # A default met inside __init__ (`num_classes or 1000`) belongs to the generic
+        # instance being built, whose entry outlives an __init__ merged into it.
+        owner = next((f.entry for f in reversed(engine.stack) if f.entry.key[:2] == ("<new>", True)), owner)
     notes = owner.__dict__.setdefault("generic_notes", {}).setdefault(kind, {})
     return notes if sub is None else notes.setdefault(sub, {})

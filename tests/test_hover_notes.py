@@ -282,3 +282,33 @@ def test_the_cli_json_carries_the_notes(tmp_path):
     logits = [f for f in facts if f["text"] == "logits" and f["assigned"]]
     assert logits and logits[0]["shape"] == "Tensor[N, num_classes]"
     assert "with the defaults: Tensor[N, 10]" in logits[0]["notes"]
+
+
+NONE_DEFAULT = textwrap.dedent('''\
+    import torch
+    import torch.nn as nn
+
+
+    class Head(nn.Module):
+        def __init__(self, dim=64, num_classes=None):
+            super().__init__()
+            if num_classes is None:
+                num_classes = 17
+            self.fc = nn.Linear(dim, num_classes)
+
+        def forward(self, x):
+            B, D = x.shape
+            y = self.fc(x)
+            return y
+    ''')
+
+
+def test_a_none_default_filled_in_by_init_is_a_default_too(tmp_path):
+    torch = pytest.importorskip("torch")
+    result = _analyze(tmp_path / "head.py", NONE_DEFAULT)
+    y = [f for f in result.facts if f.is_target and f.text == "y"][0]
+    assert y.shape == "Tensor[B, num_classes]"
+    assert _defaults_shape(y) == "Tensor[B, 17]"
+    ns: dict = {}
+    exec(compile(NONE_DEFAULT, "head.py", "exec"), ns)  # noqa: S102 - our own test source
+    assert tuple(ns["Head"]()(torch.randn(2, 64)).shape) == (2, 17)  # what the note says, with B = 2
