@@ -965,7 +965,7 @@ def _identity(a, b):
     if isinstance(a, Ref) and isinstance(b, Ref):
         return pybuiltins.same_ref(a, b)
     if isinstance(a, enums.EnumMember) and isinstance(b, enums.EnumMember):
-        return a.cls is b.cls and a.name == b.name  # members are singletons
+        return enums.same_class(a.cls, b.cls) and a.name == b.name  # members are singletons
     return UNKNOWN
 
 

@@ -9,6 +9,13 @@ from .values import ClassVal, FunctionVal, ListVal
 _PLAIN = (str, int, float, bool)
 
 
+def same_class(a, b) -> bool:
+    """One class, also when one side is the class object an earlier run made (a member kept
+    in a memoized result): the same definition, by file, name and code."""
+    return a is b or (isinstance(a, ClassVal) and isinstance(b, ClassVal) and a.path == b.path
+                      and a.qualname == b.qualname and a.digest == b.digest)
+
+
 def is_enum_class(cls) -> bool:
     return isinstance(cls, ClassVal) and any(b.name.startswith("enum.") for b in cls.builtin_bases())
 
@@ -77,7 +84,7 @@ def call(cls, args, kwargs):
         return UNKNOWN
     v = args[0]
     if isinstance(v, EnumMember):
-        return v if v.cls is cls else UNKNOWN
+        return v if same_class(v.cls, cls) else UNKNOWN
     if not isinstance(v, _PLAIN):
         return UNKNOWN
     for m in members(cls):
@@ -89,7 +96,7 @@ def call(cls, args, kwargs):
 def equal(a, b):
     """`a == b` with a member on either side: True / False, or UNKNOWN."""
     if isinstance(a, EnumMember) and isinstance(b, EnumMember):
-        return a.cls is b.cls and a.name == b.name
+        return same_class(a.cls, b.cls) and a.name == b.name
     m, other = (a, b) if isinstance(a, EnumMember) else (b, a)
     if isinstance(other, _PLAIN) and not isinstance(other, bool):
         if m.mixin is None:
@@ -105,7 +112,7 @@ def equal(a, b):
 def contains(cls, item):
     """`item in EnumClass`: a member of it, or (3.12+) a value one of its members has."""
     if isinstance(item, EnumMember):
-        return item.cls is cls
+        return same_class(item.cls, cls)
     if isinstance(item, _PLAIN):
         return any(type(m.value) is type(item) and m.value == item for m in members(cls))
     return UNKNOWN

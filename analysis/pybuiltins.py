@@ -241,7 +241,8 @@ def _isinstance(engine, args, kwargs, site):
             if isinstance(v, Instance):
                 results.append(c in v.cls.mro())
             elif isinstance(v, EnumMember):
-                results.append(c in v.cls.mro())
+                from .enums import same_class
+                results.append(any(same_class(c, k) for k in v.cls.mro()))
             elif v is UNKNOWN:
                 return UNKNOWN
             else:
