@@ -197,7 +197,6 @@ KNOWN_CORPUS = {
                     "shared module at its last place, the summary at each",
     "rw_tcn.py": "weight_norm's parametrization (ParametrizedConv1d, its weight_g / weight_v and their rows) "
                  "is not modelled: the engine takes weight_norm(m) as m",
-    "rw_monai_unet.py": "a module added under an `if` the analysis cannot decide (conv_only) is listed",
 }
 
 
