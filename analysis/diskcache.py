@@ -174,7 +174,17 @@ class LazyUnit(ir.Unit):
     def __init__(self, key: str, anchor, load):  # (not the dataclass __init__)
         self.key, self.kind, self.anchor = key, "function", anchor
         self.stamp = next(lower._STAMPS)
+        self.header = None  # (line, col, line, col) of its name, known without decoding
         self._load = load
+
+    def span(self, nid):
+        header = self.header
+        if nid == ir.HEADER_NID and header is not None and "_load" in self.__dict__ \
+                and all(type(x) is int for x in header):
+            # (a restored unit's lines are its segment's: line_shift is 0)
+            off = self.anchor.offset
+            return ((header[0] + off, header[1]), (header[2] + off, header[3]))
+        return super().span(nid)
 
     def _get(self, name: str):
         d = self.__dict__
@@ -209,7 +219,14 @@ def _decoded_unit(key: str, raw: list, anchor) -> LazyUnit:
             raise CorruptEntry("unit")
         return body, params, _spans_in(spans), lower._digest((body, params)), 0
 
-    return LazyUnit(key, anchor, load)
+    unit = LazyUnit(key, anchor, load)
+    spans = raw[2]
+    if type(spans) is list and len(spans) % 5 == 0:
+        nids = spans[::5]
+        if ir.HEADER_NID in nids:  # where the def's name is: read for every def that runs
+            k = 5 * nids.index(ir.HEADER_NID)
+            unit.header = tuple(spans[k + 1:k + 5])
+    return unit
 
 
 # -- entries ---------------------------------------------------------------------------------

@@ -361,3 +361,48 @@ def test_a_library_file_restored_from_the_cache_can_change(tmp_path, cache_dir):
     _, fresh = _analyze(str(user), USE, False, library_paths=(str(site),))
     assert _snapshot(after) == _snapshot(fresh)
     assert {f.text: f.shape for f in fresh.facts if f.is_target}["y"] == "Tensor[4, 32]"
+
+
+DUPLICATES = '''import torch
+import torch.nn as nn
+
+
+def f(x):
+    return x.view(-1)
+
+
+a = f(torch.randn(2, 3))
+
+
+def f(x):
+    return x.view(2, -1)
+
+
+b = f(torch.randn(2, 3))
+
+if torch.cuda.is_available():
+    class Block(nn.Module):
+        def __init__(self, d):
+            super().__init__()
+            self.fc = nn.Linear(d, d)
+else:
+    class Block(nn.Module):
+        def __init__(self, d):
+            super().__init__()
+            self.fc = nn.Linear(d, d * 2)
+
+c = Block(8).fc(torch.randn(4, 8))
+g = (lambda t: t.sum(0))(torch.randn(3, 4))
+'''
+
+
+def test_defs_with_one_name_and_lambdas_are_restored_as_lowered(tmp_path, cache_dir):
+    path = tmp_path / "ws" / "dup.py"  # (the cache folder is beside the workspace, not in it)
+    path.parent.mkdir()
+    path.write_text(DUPLICATES)
+    _, plain = _analyze(str(path), DUPLICATES, False)
+    _analyze(str(path), DUPLICATES, True)
+    host, warm = _analyze(str(path), DUPLICATES, True)
+    assert host.unit_cache.hits == 1
+    assert _snapshot(plain) == _snapshot(warm)
+    assert any(f.text == "g" for f in plain.facts)
