@@ -2,6 +2,7 @@
 
     python -m bench.felt                 # 3,000 lines; huge files; inlay hints at 3 sizes
     python -m bench.felt --smoke         # small inputs, a few seconds (CI)
+    python -m bench.felt --only edits --variant annotated   # issue 12's driverless files (bench/gen.py)
     python -m bench.run --felt           # the same after the main benchmark
 
 Figures (median / p95 / max in ms, perf_counter; nothing is asserted):
@@ -195,14 +196,14 @@ def inlay_scaling(root: Path, stderr_dir: Path, sizes: list[int], reps: int) -> 
 
 
 def run(smoke: bool = False, size: int = 3000, keystroke_ms: float = 50, out: Path | None = None,
-        only: str | None = None) -> dict:
+        only: str | None = None, variant: str = "concrete") -> dict:
     root = Path(tempfile.mkdtemp(prefix="shapesense-felt-"))
     stderr_dir = root / "stderr"
     stderr_dir.mkdir()
     size = 500 if smoke else size
     res: dict = {"settings": json.dumps(Server.options) if Server.options else "defaults (no debounceMs override)",
-                 "size": size}
-    gf = gen.generate(size)
+                 "size": size, "variant": variant}
+    gf = gen.generate_variant(size, variant)
     meta = dataclasses.asdict(gf.meta)
     path = root / f"model_{size}.py"
     path.write_text(gf.text)
@@ -211,7 +212,7 @@ def run(smoke: bool = False, size: int = 3000, keystroke_ms: float = 50, out: Pa
         res["cold_open_ms"] = srv.open(path, gf.text) * 1000
         doc = Doc(gf.text, 1)
         res["one_line_edit"] = one_line_edits(srv, path, doc, meta, 40 if smoke else 400)
-        log(f"one-line edit -> diagnostics ({size} lines, defaults): {fmt_triplet(res['one_line_edit'])}")
+        log(f"one-line edit -> diagnostics ({size} lines, {variant}, defaults): {fmt_triplet(res['one_line_edit'])}")
         res["typing"] = typing_bursts(srv, path, doc, meta, keystroke_ms / 1000, 2 if smoke else 10)
         t = res["typing"]
         log(f"typing bursts ({t['keystrokes_per_burst']} keys, {keystroke_ms:.0f} ms apart): last key -> diagnostics "
@@ -222,7 +223,7 @@ def run(smoke: bool = False, size: int = 3000, keystroke_ms: float = 50, out: Pa
     res["options"] = Server.options
     res["server_cmd"] = ["python" if c == sys.executable else c for c in Server.command]  # no local paths
     if only == "edits":
-        return res
+        return _save(res, smoke, out, f"felt_edits_{variant}.json")
     mb = 1_000_000
     res["huge"] = huge_files(root, stderr_dir, 20 if smoke else 200, 2 * mb if smoke else 20 * mb, mb // 10 if smoke else mb)
     h = res["huge"]
@@ -231,10 +232,14 @@ def run(smoke: bool = False, size: int = 3000, keystroke_ms: float = 50, out: Pa
     res["inlay_whole_file"] = inlay_scaling(root, stderr_dir, [300, 700] if smoke else [700, 2200, 6500], 2 if smoke else 5)
     for n, s in res["inlay_whole_file"].items():
         log(f"whole-file inlay hints, {n} lines: {fmt_triplet(s)}")
+    return _save(res, smoke, out, "felt.json" if variant == "concrete" else f"felt_{variant}.json")
+
+
+def _save(res: dict, smoke: bool, out: Path | None, name: str) -> dict:
     out = out or (BENCH / "results" / ("smoke" if smoke else ""))
     out.mkdir(parents=True, exist_ok=True)
-    (out / "felt.json").write_text(json.dumps(res, indent=1))
-    log(f"results: {out / 'felt.json'}")
+    (out / name).write_text(json.dumps(res, indent=1))
+    log(f"results: {out / name}")
     return res
 
 
@@ -246,12 +251,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--server-cmd", help="server command (default: python -m shapesense serve --stdio)")
     ap.add_argument("--options", help="initializationOptions as JSON (default: none: the server's defaults)")
     ap.add_argument("--only", choices=["edits"], help="only the one-line edits and typing bursts")
+    ap.add_argument("--variant", choices=gen.VARIANTS, default="concrete",
+                    help="the edited file: concrete (with a driver), annotated or symbolic (no driver; bench/gen.py)")
     a = ap.parse_args(argv)
     if a.server_cmd:
         Server.command = shlex.split(a.server_cmd)
     if a.options:
         Server.options = json.loads(a.options)
-    run(a.smoke, a.size, a.keystroke_ms, only=a.only)
+    run(a.smoke, a.size, a.keystroke_ms, only=a.only, variant=a.variant)
     return 0
 
 
