@@ -341,7 +341,10 @@ class StatementsMixin:
             return
         for name, alias in s.names:
             if name != "*":
-                env[alias or name] = pybuiltins.import_name(s.module, name) if s.level == 0 else UNKNOWN
+                # a namespace package (no __init__.py: pytorch_tabnet) has its submodules
+                sub = s.module and s.level == 0 and self.program.resolve_module(frame.path, f"{s.module}.{name}", 0)
+                env[alias or name] = self.import_module(frame, f"{s.module}.{name}") if sub else \
+                    pybuiltins.import_name(s.module, name) if s.level == 0 else UNKNOWN
 
     def import_module(self, frame, dotted):
         root = dotted.split(".")[0]

@@ -103,3 +103,17 @@ def test_layer_specs_have_torch_constructor_parameters():
         checked += 1
     assert checked > 100
     assert not missing, missing
+
+
+def test_from_a_namespace_package_import_a_submodule(tmp_path):
+    # pytorch-tabnet has no __init__.py: `from pytorch_tabnet import sparsemax` is its module
+    pkg = tmp_path / "nspkg"
+    pkg.mkdir()
+    (pkg / "layers.py").write_text("from torch import nn\n\n\ndef head(n):\n    return nn.Linear(8, n)\n")
+    main = tmp_path / "main.py"
+    main.write_text("import torch\nfrom nspkg import layers\n\ny = layers.head(3)(torch.randn(2, 8))\n")
+    host = AnalysisHost(workspace_root=str(tmp_path))
+    host.set_file(str(main), main.read_text())
+    result = host.analyze(str(main))
+    assert {f.text: f.shape for f in result.facts if f.is_target}["y"] == "Tensor[2, 3]"
+    assert not result.diagnostics
