@@ -28,6 +28,7 @@ import json
 import os
 import platform
 import shlex
+import shutil
 import sys
 import tempfile
 import time
@@ -136,7 +137,11 @@ class Session:
         self.cfg = cfg
         self.uri = uri_of(path)
         self.stderr_path = str(stderr_dir / f"server-{tag}.stderr")
-        self.client = LspClient.spawn(cfg.server_cmd, cwd=str(REPO), stderr_path=self.stderr_path)
+        # An empty disk cache of its own (analysis/diskcache.py): the cold open is a first
+        # open (bench/coldopen.py times the warm one), and the user's cache is not touched.
+        self.cache_dir = tempfile.mkdtemp(prefix="shapesense-bench-cache-")
+        self.client = LspClient.spawn(cfg.server_cmd, cwd=str(REPO), stderr_path=self.stderr_path,
+                                      env=dict(os.environ, SHAPESENSE_CACHE_DIR=self.cache_dir))
         self.doc = Doc(text, 1)
         self.last_publish: dict | None = None
         self.init_time: float | None = None
@@ -184,6 +189,7 @@ class Session:
 
     def close(self) -> None:
         self.client.close()
+        shutil.rmtree(self.cache_dir, ignore_errors=True)
 
 
 @dataclass
