@@ -38,11 +38,11 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import fields, is_dataclass
 
 from parso.utils import split_lines
 
 from . import ir, lower
+from .ircodec import CLASSES, FIELDS, CorruptEntry, decode, encode, spans_in, spans_out
 from .syntax import Segment
 
 log = logging.getLogger(__name__)
@@ -56,25 +56,6 @@ _ENV_DIR = "SHAPESENSE_CACHE_DIR"
 _ENV_MAX = "SHAPESENSE_CACHE_MAX_MB"
 _ENV_SWITCH = "SHAPESENSE_CACHE"  # "off": neither read nor write
 
-# -- the IR codec ------------------------------------------------------------------------
-# An IR value is JSON: str, int, float, bool and None as themselves; every other value is a
-# list whose first item says what it is: a tuple, Ellipsis, a complex, or an IR class.
-_TUPLE, _ELLIPSIS, _COMPLEX = 0, 1, 2
-_FIRST_CLASS = 8
-_CLASSES = tuple(sorted((c for c in vars(ir).values()
-                         if isinstance(c, type) and is_dataclass(c) and c.__module__ == ir.__name__
-                         and c is not ir.Unit), key=lambda c: c.__name__))
-_TAG = {c: i + _FIRST_CLASS for i, c in enumerate(_CLASSES)}
-_FIELDS = {c: tuple(f.name for f in fields(c)) for c in _CLASSES}
-_PLAIN = (str, int, float, bool, type(None))
-_CLASS_AT = (None,) * _FIRST_CLASS + _CLASSES  # tag -> IR class
-_ARITY = (0,) * _FIRST_CLASS + tuple(len(_FIELDS[c]) + 1 for c in _CLASSES)
-_HAS_NID = (False,) * _FIRST_CLASS + tuple(_FIELDS[c][:1] == ("nid",) for c in _CLASSES)
-
-
-class CorruptEntry(ValueError):
-    """An entry that is not what this version writes."""
-
 
 def _schema() -> str:
     """What an entry depends on besides the text: this format, the IR classes and the code
@@ -84,10 +65,10 @@ def _schema() -> str:
 
     h = hashlib.blake2b(digest_size=10)
     h.update(f"{FORMAT}|{parso.__version__}|{sys.version_info[:2]}".encode())
-    for c in _CLASSES:
-        h.update(f"|{c.__name__}:{','.join(_FIELDS[c])}".encode())
+    for c in CLASSES:
+        h.update(f"|{c.__name__}:{','.join(FIELDS[c])}".encode())
     here = os.path.dirname(os.path.abspath(__file__))
-    for name in ("ir.py", "lower.py", "syntax.py", "diskcache.py"):
+    for name in ("ir.py", "lower.py", "syntax.py", "ircodec.py", "diskcache.py"):
         try:
             with open(os.path.join(here, name), "rb") as f:
                 h.update(f.read())
@@ -98,71 +79,6 @@ def _schema() -> str:
 
 SCHEMA = _schema()
 
-
-def encode(value):
-    t = type(value)
-    if t is tuple:
-        return [_TUPLE, *[encode(v) for v in value]]
-    tag = _TAG.get(t)
-    if tag is not None:
-        return [tag, *[encode(getattr(value, f)) for f in _FIELDS[t]]]
-    if t in _PLAIN:
-        return value
-    if value is Ellipsis:
-        return [_ELLIPSIS]
-    if t is complex:
-        return [_COMPLEX, value.real, value.imag]
-    raise TypeError(f"no encoding for {t.__name__}")
-
-
-def decode(data):
-    """An IR value from its JSON form; raises CorruptEntry on anything this module would not
-    have written (a dict, an unknown tag, a wrong field count, a node id that is no int)."""
-    if type(data) is not list:
-        if type(data) in _PLAIN:
-            return data
-        raise CorruptEntry("not an IR value")
-    tag = data[0] if data else None
-    if type(tag) is not int:
-        raise CorruptEntry("untagged list")
-    # (JSON primitives are taken as they are, without a call: decoding is most of a restore)
-    if tag == _TUPLE:
-        return tuple([v if type(v) in _PLAIN else decode(v) for v in data[1:]])
-    cls = _CLASS_AT[tag] if 0 <= tag < len(_CLASS_AT) else None
-    if cls is not None:
-        if len(data) != _ARITY[tag]:
-            raise CorruptEntry(f"{cls.__name__} with {len(data) - 1} fields")
-        args = [v if type(v) in _PLAIN else decode(v) for v in data[1:]]
-        if _HAS_NID[tag] and type(args[0]) is not int:
-            raise CorruptEntry("a node id that is not an int")
-        if cls is ir.ClassDef:
-            # The stored digest came from another process's hash(): make it this one's, as
-            # lowering the class here would (analysis.lower.classdef).
-            args[5] = lower._digest(tuple(args[:5]))
-        try:
-            return cls(*args)
-        except TypeError as exc:
-            raise CorruptEntry(str(exc)) from None
-    if tag == _ELLIPSIS and len(data) == 1:
-        return Ellipsis
-    if tag == _COMPLEX and len(data) == 3 and all(type(x) in (int, float) for x in data[1:]):
-        return complex(data[1], data[2])
-    raise CorruptEntry(f"unknown tag {tag!r}")
-
-
-def _spans_out(spans: dict, delta: int) -> list:
-    """A span table as a flat list (nid, line, col, line, col, ...), lines moved by delta."""
-    out = []
-    for nid, ((a, b), (c, d)) in spans.items():
-        out += (nid, a + delta, b, c + delta, d)
-    return out
-
-
-def _spans_in(flat) -> dict:
-    if type(flat) is not list or len(flat) % 5 or not all(type(x) is int for x in flat):
-        raise CorruptEntry("span table")
-    it = iter(flat)
-    return {nid: ((a, b), (c, d)) for nid, a, b, c, d in zip(it, it, it, it, it)}
 
 
 class LazyUnit(ir.Unit):
@@ -217,7 +133,7 @@ def _decoded_unit(key: str, raw: list, anchor) -> LazyUnit:
         body, params = decode(body), decode(params)
         if type(body) is not tuple or type(params) is not tuple:
             raise CorruptEntry("unit")
-        return body, params, _spans_in(spans), lower._digest((body, params)), 0
+        return body, params, spans_in(spans), lower._digest((body, params)), 0
 
     unit = LazyUnit(key, anchor, load)
     spans = raw[2]
@@ -266,8 +182,8 @@ def _encoded(captured: dict) -> dict:
     """The JSON form of a captured entry."""
     segments = []
     for start, end, skeleton, k, salt, base, body, spans, delta, units in captured["segments"]:
-        segments.append([start, end, skeleton, k, salt, base, encode(body), _spans_out(spans, delta),
-                         [[key, encode(ubody), encode(params), _spans_out(uspans, shift)]
+        segments.append([start, end, skeleton, k, salt, base, encode(body), spans_out(spans, delta),
+                         [[key, encode(ubody), encode(params), spans_out(uspans, shift)]
                           for key, ubody, params, uspans, shift in units]])
     return {"segments": segments, "defs": captured["defs"]}
 
@@ -291,12 +207,12 @@ def _restore(tree, lower_cache: dict, text: str, entry: dict, lazy: bool = False
         low.body = decode(body)
         if type(low.body) is not tuple:
             raise CorruptEntry("segment body")
-        low.spans = _spans_in(spans)
+        low.spans = spans_in(spans)
         for key, ubody, params, uspans in units:
             if type(key) is not str:
                 raise CorruptEntry("unit")
             unit = _decoded_unit(key, [ubody, params, uspans], seg) if lazy else ir.Unit(
-                key, "function", decode(ubody), decode(params), _spans_in(uspans), "", 0, next(lower._STAMPS), seg)
+                key, "function", decode(ubody), decode(params), spans_in(uspans), "", 0, next(lower._STAMPS), seg)
             if not lazy:
                 if type(unit.body) is not tuple or type(unit.params) is not tuple:
                     raise CorruptEntry("unit")
