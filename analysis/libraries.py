@@ -162,14 +162,26 @@ def _named_distribution(base: str, root: str):
     whose RECORD installed it, else None."""
     want = _normal(root)
     try:
-        infos = [n for n in os.listdir(base) if n.endswith(".dist-info") and _normal(n.split("-", 1)[0]) == want]
+        infos = [n for n in os.listdir(base) if n.endswith(".dist-info")]
     except OSError:
         return None
-    for info in infos:
+    named = [n for n in infos if _normal(n.split("-", 1)[0]) == want]
+    # else one whose top_level.txt names it (Pillow installs PIL): a small file, where
+    # reading every RECORD (torch's is 1.5 MB) is what the whole scan costs
+    listed = [n for n in infos if n not in named and root in _top_level(os.path.join(base, n))]
+    for info in named + listed:
         read = _read_distribution(base, info)
         if read is not None and root in read[2]:
             return read[0], read[1]
     return None
+
+
+def _top_level(folder: str) -> list:
+    try:
+        with open(os.path.join(folder, "top_level.txt"), encoding="utf-8", errors="replace") as f:
+            return f.read(20_000).split()
+    except OSError:
+        return []
 
 
 def _normal(name: str) -> str:

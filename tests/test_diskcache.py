@@ -406,3 +406,20 @@ def test_defs_with_one_name_and_lambdas_are_restored_as_lowered(tmp_path, cache_
     assert host.unit_cache.hits == 1
     assert _snapshot(plain) == _snapshot(warm)
     assert any(f.text == "g" for f in plain.facts)
+
+
+def test_a_package_named_unlike_its_distribution_is_found_by_top_level_txt(tmp_path):
+    from shapesense.analysis.libraries import LibraryResolver
+
+    site = tmp_path / "site"
+    (site / "imglib").mkdir(parents=True)
+    (site / "imglib" / "__init__.py").write_text("import torch\n")
+    info = site / "Pillowish-2.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Name: Pillowish\nVersion: 2.0\nRequires-Dist: torch\n")
+    (info / "RECORD").write_text("imglib/__init__.py,,\n")
+    (info / "top_level.txt").write_text("imglib\n")
+    resolver = LibraryResolver((str(site),))
+    path = resolver.resolve("imglib")
+    assert path and resolver.distribution(path) == "Pillowish-2.0"
+    assert resolver._dists == {}  # found without reading every dist-info of the folder
