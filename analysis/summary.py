@@ -502,7 +502,7 @@ def _layer_call(module, x) -> ModuleCall:
     return call
 
 
-def _tree(root, name) -> tuple[dict, dict, bool]:
+def _tree(root, name, built=None) -> tuple[dict, dict, bool]:
     """({identity: _Node}, {path: identity}, truncated), depth first in registration
     order. Torchinfo knows a module by identity and keeps its last place in the tree; here
     an nn.Module instance is known by its path (see above), and a layer or container by its
@@ -510,30 +510,65 @@ def _tree(root, name) -> tuple[dict, dict, bool]:
     Sequential is one module, as in torch."""
     nodes: dict = {}
     idents: dict = {}
-    stack = [(name, root, 0, None, (), ((), root))]
+    stack = [(name, root, 0, None, (), ((), root, ()))]
     while stack:
         if len(idents) >= MAX_ROWS:
             return nodes, idents, True
         var, m, depth, parent, path, scope = stack.pop()
         if depth > 64:
             continue  # a module holding one of its ancestors
-        ident = _ident(m, path, scope)
+        ident = _ident(m, path, scope, built)
         idents[path] = ident
         node = nodes[ident] = _Node(var, m, depth, parent, ident)
-        inner = (path, m) if isinstance(m, Instance) else scope
+        inner = _inner_scope(scope, path, m, built)
         stack.extend((n, c, depth + 1, node, path + steps, inner) for n, c, steps in reversed(_children(m)))
     return nodes, idents, False
 
 
-def _ident(m, path, scope):
+def _ident(m, path, scope, built=None):
     """Who a module is: its path, unless the constructor of the instance around it made it
     itself (`act = nn.ReLU()` put twice in a Sequential): then the object, within that
     instance. An object made by a memoized call (a helper `conv3x3(c, c)` called twice,
-    `Block(64)` built twice) is one value to the engine but several modules to torch."""
-    scope_path, scope_inst = scope
+    `Block(64)` built twice) is one value to the engine but several modules to torch. An
+    instance one constructor call made is one module wherever the program put it, within
+    the nearest instance around it that is not (see _built_once)."""
+    scope_path, scope_inst, anchor = scope
+    if path and isinstance(m, Instance) and built is not None and _once(m, built):
+        return ("one module", anchor, id(m))
     if not path or isinstance(m, Instance) or not _made_by(m, scope_inst):
         return path
     return (scope_path, id(m))
+
+
+def _inner_scope(scope, path, m, built):
+    """The scope of m's children: (m's path, m, the path of the nearest instance made by a
+    memoized call made several times, or the root)."""
+    if not isinstance(m, Instance):
+        return scope
+    return (path, m, scope[2] if path and built is not None and _once(m, built) else path)
+
+
+def _built_once(engine) -> dict:
+    """{id(constructor entry): how many calls reached it}. An instance one constructor call
+    made, at several places, is one module the program put there (`ProjectionUpdater(
+    instance=self.net)`, layers passed in to be shared); one from a memoized call made twice
+    or more (`Block(64)` twice is one value to the engine, two modules to torch) is its own
+    module at each place."""
+    got = engine.__dict__.get("_summary_built")
+    if got is None:
+        got = {}
+        for e in engine.live.values():
+            for dep in e.deps:
+                child = dep.child
+                if child is not None and child.key and child.key[0] == "<new>":
+                    got[id(child)] = got.get(id(child), 0) + 1
+        engine._summary_built = got
+    return got
+
+
+def _once(m, built) -> bool:
+    origin = m.__dict__.get("origin")
+    return origin is not None and built.get(id(origin), 0) <= 1
 
 
 def _made_by(m, inst) -> bool:
@@ -747,6 +782,8 @@ def _dep_call(dep) -> ModuleCall:
 
 
 def _build(engine, path, name, cls, inst, rec, context, n_contexts) -> ModelSummary:
+    # Rows by place (a module the program put at two places is listed at both); the counts
+    # below know it as one module (_Params), as module.parameters() does.
     nodes, idents, truncated = _tree(inst, name)
     rows: list = []  # _Node (a container never called) or [node, output]
     flat = _Flattener()
@@ -863,6 +900,7 @@ class _Params:
         self._by_class: dict = {}  # id(class) -> (class, names, frozen)
         self._counts: dict = {}  # id(module) -> (module, counts): a count depends on the module alone
         self._flags: dict | None = None
+        self.built = _built_once(engine)
 
     def of(self, module):
         cached = self._counts.get(id(module))
@@ -871,7 +909,7 @@ class _Params:
         return cached[1]
 
     def _count(self, module):
-        items = self._collect(module, (), ((), module), set(), 0)
+        items = self._collect(module, (), ((), module, ()), set(), 0)
         if any(item is None for item in items):  # a container whose items the analysis does not know
             return UNKNOWN, UNKNOWN, UNKNOWN
         # One tensor at several places. In layers: the places in one layer value are modules
@@ -915,7 +953,7 @@ class _Params:
             if isinstance(value, TensorValue):
                 self._flags[id(value)] = (value, flag)
             elif _is_module(value):
-                for item in self._collect(value, (), ((), value), set(), 0):
+                for item in self._collect(value, (), ((), value, ()), set(), 0):
                     if item is not None:
                         self._flags[id(item[0])] = (item[0], flag)
         return self._flags
@@ -925,7 +963,7 @@ class _Params:
         holder being (id of the module value holding it, its name in a user module or None in a layer); None for an unknown
         part. A module shared within one instance counts once (module.parameters() skips
         repeats)."""
-        ident = _ident(m, path, scope)
+        ident = _ident(m, path, scope, self.built)
         if ident in seen or depth > 64:
             return []
         seen.add(ident)
@@ -961,11 +999,12 @@ class _Params:
                 if isinstance(x, TensorValue) and k in names and k not in layer_attrs:
                     out.append((x, x, k in frozen, (id(m), k)))
             if isinstance(layer, NNModule):
-                out.extend(self._collect(layer, path + (("attr", "__layer__"),), (path, m), seen, depth + 1))
+                out.extend(self._collect(layer, path + (("attr", "__layer__"),), _inner_scope(scope, path, m, self.built),
+                                         seen, depth + 1))
             inner = m.attrs.get("__container__")
             if isinstance(inner, Container) and (getattr(inner, "unknown", False) or UNKNOWN in inner.items):
                 out.append(None)
-        inner_scope = (path, m) if isinstance(m, Instance) else scope
+        inner_scope = _inner_scope(scope, path, m, self.built)
         for _, c, steps in _children(m):
             out.extend(self._collect(c, path + steps, inner_scope, seen, depth + 1))
         return out

@@ -191,8 +191,8 @@ def test_summary_matches_torchinfo(path, tmp_path):
 
 # Known gaps on the corpus, each failing until fixed (strict).
 KNOWN_CORPUS = {
-    "rw_performer.py": "one module at two places by assignment (ProjectionUpdater(instance=self.net)) is one "
-                       "module to torch; the summary knows modules by place and counts it twice",
+    "rw_performer.py": "one module at two places by assignment (ProjectionUpdater(instance=self.net)): counted "
+                       "once, but listed at its first place where torchinfo lists it at its last",
     "rw_tabnet.py": "layers shared between blocks by passing them in (shared_feat_transform): torchinfo lists a "
                     "shared module at its last place, the summary at each",
     "rw_tcn.py": "weight_norm's parametrization (ParametrizedConv1d, its weight_g / weight_v and their rows) "
@@ -415,3 +415,65 @@ def test_summary_matches_torchinfo_on_models(name, tmp_path):
     problems, compared = compare_file(str(path), path.read_text())
     assert not problems, "\n".join(problems)
     assert compared >= 1
+
+
+def test_a_module_at_two_places_counts_once(tmp_path):
+    """`ProjectionUpdater(instance=self.net)`: one module at two places is one to torch (the
+    rows list it where each place is; torchinfo lists it at its last), while Block(8) built
+    twice is two modules though the engine's memo makes them one value."""
+    path = tmp_path / "shared.py"
+    path.write_text('''import torch
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.fc = nn.Linear(d, d)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+class Updater(nn.Module):
+    def __init__(self, inner):
+        super().__init__()
+        self.inner = inner
+        self.scale = nn.Linear(8, 8)
+
+    def forward(self, x):
+        return self.scale(x)
+
+
+class Stack(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([Block(8), Block(8)])
+
+    def forward(self, x):
+        for b in self.blocks:
+            x = b(x)
+        return x
+
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = Stack()
+        self.upd = Updater(self.net)
+
+    def forward(self, x):
+        return self.upd(self.net(x))
+
+
+y = M()(torch.randn(2, 8))
+''')
+    (module, _), = torch_calls(str(path))[("M", ((2, 8),))]
+    host = AnalysisHost(workspace_root=str(tmp_path))
+    host.set_file(str(path), path.read_text())
+    s = summary.summarize(host, str(path), "M")
+    want = sum(p.numel() for p in module.parameters())
+    assert want == 3 * 72
+    assert (s.total_params, s.trainable_params) == (want, want)
+    rows = {r.name: summary.dim_json(r.params) for r in s.rows if r.depth == 1}
+    assert rows == {"net": 144, "upd": 216}, rows  # each module's own parameters(), shared ones in
