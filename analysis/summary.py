@@ -549,26 +549,44 @@ def _inner_scope(scope, path, m, built):
 
 
 def _built_once(engine) -> dict:
-    """{id(constructor entry): how many calls reached it}. An instance one constructor call
+    """{id(constructor entry): how many times it ran}. An instance one constructor run
     made, at several places, is one module the program put there (`ProjectionUpdater(
-    instance=self.net)`, layers passed in to be shared); one from a memoized call made twice
-    or more (`Block(64)` twice is one value to the engine, two modules to torch) is its own
-    module at each place."""
+    instance=self.net)`, layers passed in to be shared); one from a memoized call reached
+    twice or more, directly or through the memoized calls above it (`Block(64)` twice, a
+    helper making a block called twice), is one value to the engine, several modules to
+    torch: its own module at each place."""
     got = engine.__dict__.get("_summary_built")
-    if got is None:
-        got = {}
-        for e in engine.live.values():
-            for dep in e.deps:
-                child = dep.child
-                if child is not None and child.key and child.key[0] == "<new>":
-                    got[id(child)] = got.get(id(child), 0) + 1
-        engine._summary_built = got
+    if got is not None:
+        return got
+    callers: dict = {}  # id(entry) -> [the entries with a call of it]
+    entries: dict = {}
+    for e in engine.live.values():
+        entries[id(e)] = e
+        for dep in e.deps:
+            if dep.child is not None:
+                callers.setdefault(id(dep.child), []).append(e)
+    times: dict = {}
+
+    def runs(e, depth=0) -> int:
+        n = times.get(id(e))
+        if n is None:
+            times[id(e)] = 1  # a cycle, or too deep: once
+            parents = callers.get(id(e), ())
+            n = 1 if not parents or depth > 200 else min(sum(runs(p, depth + 1) for p in parents), 1_000_000)
+            times[id(e)] = n
+        return n
+
+    got = {}
+    for key, e in entries.items():
+        if e.key and e.key[0] == "<new>":
+            got[key] = runs(e)
+    engine._summary_built = got
     return got
 
 
 def _once(m, built) -> bool:
     origin = m.__dict__.get("origin")
-    return origin is not None and built.get(id(origin), 0) <= 1
+    return origin is not None and built.get(id(origin), 1) <= 1
 
 
 def _made_by(m, inst) -> bool:

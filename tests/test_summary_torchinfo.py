@@ -375,6 +375,32 @@ class M(nn.Module):
 
 y = M()(torch.randn(2, 5, 8))
 """,
+    # One memoized helper call building a block, made twice: two modules to torch.
+    "blocks_from_a_helper": """
+class Block(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.fc = nn.Linear(d, d)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+def make_block(d):
+    return Block(d)
+
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = make_block(8)
+        self.b = make_block(8)
+
+    def forward(self, x):
+        return self.b(self.a(x))
+
+y = M()(torch.randn(2, 8))
+""",
     # requires_grad: set on modules, on parameters in a loop, on one parameter, under a flag.
     "frozen": """
 class M(nn.Module):
