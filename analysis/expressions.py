@@ -328,6 +328,11 @@ class ExpressionsMixin:
             else:
                 self._merge_into_caller(entry)
         self.surface_library_errors(cls.path, entry, site)
+        if generic_rest_key in kwargs and not self.probing and isinstance(result, Instance):
+            # Built by a factory that spreads its **kwargs: a context of the class's methods
+            # (infer.run_uncalled; also when the factory's run is impure and not collected).
+            built = self.__dict__.setdefault("factory_built", {}).setdefault(id(cls), {})
+            built.setdefault(key, result)
         if caller is not None and entry.key in self.memo and not self._probe_top():
             caller.entry.deps.append(Dep(cls, tuple(args), tuple(kwargs.items()), arguments_key(args, kwargs, key[3:]),
                                          value_key(result), tuple(self.module_pos.items()), entry, generic))
@@ -656,3 +661,6 @@ _TOO_MANY = object()  # marks a comprehension result list that stopped early
 
 def _is_sequential(func) -> bool:
     return isinstance(func, Ref) and func.name == "torch.nn.Sequential"
+
+
+generic_rest_key = generic.GENERIC_REST

@@ -150,6 +150,10 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 continue
             if built is None and key in classes:
                 built = factory_instances(own.values())
+                for cls_id, found in self.__dict__.pop("factory_built", {}).items():
+                    group = built.setdefault(cls_id, [])
+                    group.extend(i for i in found.values() if all(i is not g for g in group))
+                    del group[MAX_FACTORY_INSTANCES:]
             method = classes.get(key)
             # (a class its factories build runs on those instances, never reused)
             reused = None if method and (built or {}).get(id(method[1])) else \
