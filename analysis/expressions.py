@@ -616,6 +616,10 @@ class ExpressionsMixin:
             _add_fact(frame.entry.facts, (frame.path, frame.unit.key, nid), _as_it_is(value))
             if target:
                 frame.entry.facts.setdefault(("<targets>", frame.path, frame.unit.key), []).append(nid)
+        elif value is UNKNOWN:
+            # This context reached the line and could not evaluate it: beside a context
+            # that could, the hover claims no dim (ide._unit_facts).
+            frame.entry.facts[("<unknown>", frame.path, frame.unit.key, nid)] = [True]
 
     def note_origin(self, frame, nid, text):
         """Where a value came from, for hover: "conv2d(Tensor[8, 1, 28, 28], ...)"."""

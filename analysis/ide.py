@@ -302,7 +302,10 @@ def _fact_units(entry, path) -> set:
     cached = entry.__dict__.setdefault("_fact_units", {})
     units = cached.get(path)
     if units is None:
-        units = cached[path] = {unit_key for p, unit_key in _facts_by_unit(entry) if p == path}
+        # (a unit where the entry only marked lines it could not evaluate is not one it
+        # holds facts for: the marks widen other contexts' facts, they are none of their own)
+        units = cached[path] = {unit_key for (p, unit_key), keys in _facts_by_unit(entry).items()
+                                if p == path and any(k[0] != "<unknown>" for k, _ in keys)}
     return units
 
 
@@ -323,6 +326,7 @@ def _unit_facts(engine, path, unit_key, entries, widened, notes=((), ())) -> lis
     origins: dict = {}
     targets: set = set()
     many: set = set()
+    unevaluated: set = set()  # nodes a context reached and could not evaluate
     for entry in entries:
         for key, vals in _facts_by_unit(entry).get((path, unit_key), ()):
             kind = key[0]
@@ -333,6 +337,8 @@ def _unit_facts(engine, path, unit_key, entries, widened, notes=((), ())) -> lis
                 bucket.extend(v for v in vals if v not in bucket)
             elif kind == "<targets>":
                 targets.update(vals)
+            elif kind == "<unknown>":
+                unevaluated.add(key[3])
             else:
                 bucket = facts.setdefault(key[2], [])
                 for v in vals:
@@ -348,9 +354,9 @@ def _unit_facts(engine, path, unit_key, entries, widened, notes=((), ())) -> lis
         variants = tuple(sorted({value_text(v) for v in vals})) if len(vals) > 1 else ()
         if nid in many:
             variants = variants + ("…",)  # more shapes than listed; the join covers them
-        if widened:
-            # Some call of this def had inputs of unknown shape: what it computed there is
-            # unknown too, so no single concrete shape is claimed.
+        if widened or nid in unevaluated:
+            # Some call of this def had inputs of unknown shape, or could not evaluate this
+            # line: what it computed there is unknown, so no single concrete shape is claimed.
             joined = _unknown_dims(joined)
             variants = variants or (value_text(vals[0]),)
             variants = variants + ("…",)

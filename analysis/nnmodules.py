@@ -6,8 +6,8 @@ from . import calltrace, ir
 from .dispatch import from_spec, run_op, to_spec
 from .ops.spec import REGISTRY, Dtype
 from .shapes import UNKNOWN
-from .values import (value_key, BoundRef, Container, DictVal, Instance, ListVal, NNModule, SliceVal,
-                     named_parameters, parameters, set_dtype, set_training)
+from .values import (value_key, alike, unknown_list, BoundRef, Container, DictVal, Instance, ListVal, NNModule,
+                     SliceVal, named_parameters, parameters, set_dtype, set_training)
 
 _DTYPE_METHODS = {"double": "float64", "float": "float32", "half": "float16", "bfloat16": "bfloat16"}
 
@@ -181,6 +181,19 @@ def container_method(engine, c, name, args, kwargs, site):
         if c.keys is not None:
             c.keys.append(args[0])
         return None
+    if getattr(c, "unknown", False) and name in ("keys", "values", "children", "items"):
+        # Filled by a loop of unknown trip count: its items look like the loop's element.
+        element = getattr(c, "element", None)
+        if element is None:
+            return unknown_list("tuple")
+        out = alike(ListVal([UNKNOWN, element], "tuple") if name == "items" else
+                    UNKNOWN if name == "keys" else element, "tuple")
+        prefix = getattr(c, "prefix", 0)  # the items it had before that loop stay known
+        keys = c.keys or [UNKNOWN] * len(c.items)
+        known = list(zip(keys, c.items))[:prefix]
+        out.items = [ListVal([k, v], "tuple") if name == "items" else k if name == "keys" else v for k, v in known]
+        out.prefix = len(known)
+        return out
     if name in ("keys",) and c.keys is not None:
         return ListVal(list(c.keys), "tuple")
     if name in ("values", "children", "modules"):

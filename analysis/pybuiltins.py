@@ -92,11 +92,11 @@ def _len(engine, args, kwargs, site):
         return len(v.items)
     if isinstance(v, DictVal):
         return UNKNOWN if getattr(v, "unknown", False) else len(v.items)
-    if isinstance(v, Container):
-        return len(v.items)
     from .values import Instance
     if isinstance(v, Instance) and isinstance(v.attrs.get("__container__"), Container):
-        return len(v.attrs["__container__"].items)
+        v = v.attrs["__container__"]
+    if isinstance(v, Container):
+        return UNKNOWN if getattr(v, "unknown", False) else len(v.items)
     if isinstance(v, str):
         return len(v)
     if is_tensor(v):

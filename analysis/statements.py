@@ -577,6 +577,7 @@ class StatementsMixin:
                 inner.unknown = True
             elif isinstance(inner, Container) and name != "__container__" and _is_module_value(value):
                 # nn.Sequential & co. register submodules assigned as attributes, in order.
+                self._mutated(inner)  # (in a loop of unknown trip count: items it adds are alike)
                 keys = inner.keys if inner.keys is not None else []
                 if name in keys:
                     inner.items[keys.index(name)] = value
