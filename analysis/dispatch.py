@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from . import shapes as S
 from . import solver
-from .ops.spec import (REGISTRY, Dtype, OpContext, ShapeError, TensorValue, Unknowable,
+from .ops.spec import (REGISTRY, Dtype, OpContext, ShapeError, SomeTensors, TensorValue, Unknowable,
                        run_spec)
 from .shapes import UNKNOWN
 from .values import (BoundRef, Container, DictVal, FunctionVal, Instance, ListVal, NNModule, Ref,
@@ -32,7 +32,7 @@ _DTYPES = {"float32": "float32", "float": "float32", "float64": "float64", "doub
 # =========================================================================================
 # Spec-level conversion
 # =========================================================================================
-def to_spec(v):
+def to_spec(v, some_tensors: bool = False):
     if isinstance(v, (TensorValue, Dtype, LegacyTypeName)) or v is None or v is UNKNOWN or v is Ellipsis:
         return v
     if isinstance(v, enums.EnumMember):  # a str/int enum member is its value to torch
@@ -47,6 +47,9 @@ def to_spec(v):
         return v
     if isinstance(v, ListVal):
         if getattr(v, "unknown", False):
+            element = getattr(v, "element", None)
+            if isinstance(element, TensorValue) and some_tensors:  # tensors a loop appended
+                return SomeTensors(tuple(to_spec(x) for x in v.items[:getattr(v, "prefix", 0)]), element)
             return UNKNOWN  # its items are not all known (a loop appended to it, *rest)
         items = [to_spec(x) for x in v.items]
         return items if v.kind == "list" else tuple(items)
@@ -60,6 +63,9 @@ def to_spec(v):
     if isinstance(v, NNModule):  # a layer handed to a container spec (TransformerEncoder)
         return dict(v.attrs, training=v.training, __module__=v.name)  # its class: the summary's row
     return UNKNOWN
+
+
+SOME_TENSORS_OPS = frozenset({"torch.cat", "torch.concat", "torch.concatenate", "torch.stack"})
 
 
 def from_spec(r):
@@ -90,7 +96,9 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
         return verdict, cex, core
 
     ctx = OpContext(op_name=spec.name, checker=checker)
-    s_args = [to_spec(a) for a in args]
+    # Only the joining ops read a list of tensors of unknown length (SomeTensors).
+    joins = spec.name in SOME_TENSORS_OPS
+    s_args = [to_spec(a, joins) for a in args]
     s_kwargs = {k: to_spec(v) for k, v in kwargs.items()}
     if engine.probing and frame is not None:
         same = _record_probe_ranks(frame, spec, s_args, s_kwargs, module if forward else None)

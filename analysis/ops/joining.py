@@ -5,11 +5,13 @@ from __future__ import annotations
 from .. import shapes as S
 from ..shapes import UNKNOWN
 from .shape_ops import is_dim
-from .spec import (ILLEGAL_VALUE, IMPROPER_VALUE, SHAPE_MISMATCH, TensorValue, Unknowable,
+from .spec import (ILLEGAL_VALUE, IMPROPER_VALUE, SHAPE_MISMATCH, SomeTensors, TensorValue, Unknowable,
                    is_tensor, op, promote)
 
 
 def tensor_list(tensors) -> list:
+    if isinstance(tensors, SomeTensors):
+        raise Unknowable("a list of tensors of unknown length")
     if not isinstance(tensors, (tuple, list)):
         raise Unknowable("not a list of tensors")
     for t in tensors:
@@ -24,7 +26,29 @@ def _is_legacy_empty(shape):
 
 # -- cat / stack -------------------------------------------------------------------------
 
+def _some_joined(tensors, dim, stacked):
+    """cat / stack of a list of unknown length (SomeTensors): the rank and the dims every
+    item shares; the joined dim is not known. No requirement is checked (the loop may not
+    have appended anything), so nothing here is ever an error."""
+    items = [t for t in tensors.prefix if is_tensor(t)] + [tensors.element]
+    if len(items) != len(tensors.prefix) + 1 or any(t.shape is None for t in items):
+        raise Unknowable("a tensor of unknown rank")
+    ref = items[0].shape
+    r = len(ref) + (1 if stacked else 0)
+    if any(len(t.shape) != len(ref) for t in items) or not isinstance(dim, int) or not -r <= dim < r:
+        raise Unknowable("items of different ranks")
+    d = dim % r
+    shared = tuple(x if all(type(t.shape[j]) is type(x) and t.shape[j] == x for t in items) else UNKNOWN
+                   for j, x in enumerate(ref))
+    dtype = promote(*[t.dtype for t in items])
+    if stacked:
+        return TensorValue(shared[:d] + (UNKNOWN,) + shared[d:], dtype)
+    return TensorValue(shared[:d] + (UNKNOWN,) + shared[d + 1:], dtype)
+
+
 def cat_shapes(ctx, tensors, dim, name="torch.cat()"):
+    if isinstance(tensors, SomeTensors):
+        return _some_joined(tensors, dim, stacked=False)
     tensors = tensor_list(tensors)
     if not tensors:
         ctx.fail(ILLEGAL_VALUE, f"{name}: expected a non-empty list of Tensors")
@@ -66,6 +90,8 @@ def cat(ctx, tensors, dim=0, *, axis=None, out=None):
 
 
 def stack_shapes(ctx, tensors, dim, name="stack"):
+    if isinstance(tensors, SomeTensors):
+        return _some_joined(tensors, dim, stacked=True)
     tensors = tensor_list(tensors)
     if not tensors:
         ctx.fail(ILLEGAL_VALUE, f"{name} expects a non-empty TensorList")

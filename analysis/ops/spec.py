@@ -76,6 +76,17 @@ class Unknowable(Exception):
     """The spec cannot say anything: the result is Unknown and no diagnostic is made."""
 
 
+@dataclass(frozen=True)
+class SomeTensors:
+    """A list of tensors of unknown length: the items it surely starts with, then any
+    number of tensors that look like `element` (a loop of unknown trip count appended
+    them: `features.append(layer(features))`, `outputs.append(h)`). A spec that joins
+    them (cat, stack) can tell the rank and the dims they all share, never a count."""
+
+    prefix: tuple
+    element: Any
+
+
 @dataclass
 class Warning_:
     code: str
