@@ -180,6 +180,21 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 if instances and isinstance(fn, FunctionVal) and not _is_static(fn):
                     self._run_with_instances(fn, instances, key, collected, own)
                     continue
+                heirs = _heirs_with_init(module_env, cls, fn, key.rsplit(".", 1)[-1])
+                if heirs and not _is_static(fn):
+                    # A base class with no __init__ of its own (class Bottleneck(nn.Module)
+                    # with only forward; SEBottleneck(Bottleneck) builds the layers): its
+                    # methods run on the subclasses' generic instances, which have them.
+                    heirs = [self._generic_instance(h) for h in heirs]
+                    start = len(collected)
+                    for inst in heirs:
+                        try:
+                            self.call_user(fn, [inst], self._generic_inputs(fn, [inst]), generic=True)
+                        except Budget:
+                            break
+                    own[key] = collected[start:]
+                    self.generic_run_done(started, path, key, collected, start)
+                    continue
                 self_value = self._generic_instance(cls)
                 if isinstance(fn, FunctionVal) and _is_static(fn):
                     self_value = None
@@ -280,6 +295,20 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
 
 
 MAX_FACTORY_INSTANCES = 4
+
+
+def _heirs_with_init(module_env, cls, fn, name) -> list:
+    """The file's subclasses of `cls` that inherit its method `name` and build their own
+    attributes, when `cls` itself has no __init__ in the program (at most
+    MAX_FACTORY_INSTANCES, in the file's order); [] otherwise."""
+    if cls.lookup("__init__") is not None:
+        return []
+    out = []
+    for v in module_env.values():
+        if (isinstance(v, ClassVal) and v is not cls and any(c is cls for c in v.mro()) and v.lookup(name) is fn
+                and isinstance(v.lookup("__init__"), FunctionVal) and all(v is not o for o in out)):
+            out.append(v)
+    return out[:MAX_FACTORY_INSTANCES]
 
 
 def factory_instances(runs) -> dict:
