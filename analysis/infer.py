@@ -155,8 +155,10 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                     group.extend(i for i in found.values() if all(i is not g for g in group))
                     del group[MAX_FACTORY_INSTANCES:]
             method = classes.get(key)
-            # (a class its factories build runs on those instances, never reused)
-            reused = None if method and (built or {}).get(id(method[1])) else \
+            # (a class its factories build runs on those instances, and a base class on its
+            # heirs' instances, never reused: a new factory or subclass changes no unit it ran)
+            reused = None if method and ((built or {}).get(id(method[1])) or _heirs_with_init(
+                module_env, method[1], method[0], key.rsplit(".", 1)[-1])) else \
                 self.reused_generic_run(path, key)  # nothing it ran changed (memo.py)
             if reused is not None:
                 if reused[0] is not None:

@@ -229,3 +229,15 @@ def test_no_driver_edits_recompute_only_what_changed(tmp_path):
     body = commented.replace("        x = x.flatten(1)\n", "        x = x.flatten(1)\n        x = x * 2\n")
     assert set(edit(body)) == {"infer:LeNet.forward"}
     assert edit(_NO_DRIVER) == []  # back to the first text: its runs are still memoized
+
+
+def test_adding_a_subclass_reruns_the_base_class_methods():
+    """A base class with no __init__ runs its forward on its subclasses' instances: a new
+    subclass changes no unit that run reached, and must still be one of its contexts."""
+    text = (SAMPLE.parent / "base_forward_nodriver.py").read_text()
+    without = text[:text.index("class NarrowBottleneck")]
+    host = AnalysisHost()
+    host.set_file(PATH, without)
+    host.analyze(PATH)
+    for version in (text, without, text):
+        _edit(host, version)
