@@ -302,7 +302,12 @@ def _isinstance_ref(v, name):
         return _is_enum(v, of_class=name != "enum.Enum")
     if name.startswith("torch.nn."):
         if isinstance(v, NNModule):
-            return v.name == name or v.name.rsplit(".", 1)[-1] == short
+            if v.name == name or v.name.rsplit(".", 1)[-1] == short or short == "Module":
+                return True
+            # Another layer class: False, but a base class torch keeps (nn.modules.conv._ConvNd,
+            # _BatchNorm) may be one of its bases: not known.
+            from .ops.spec import REGISTRY
+            return UNKNOWN if short.startswith("_") or "torch.nn." + short not in REGISTRY else False
         if isinstance(v, Container):
             return v.kind == short or short == "Module"
         if isinstance(v, Instance):
