@@ -90,9 +90,12 @@ class ExpressionsMixin:
         elif t is ir.FuncDef:  # a lambda
             return self.make_function(frame, node, env)
         else:
+            frame.may_raise = True
             return UNKNOWN
         if record:
             self.record(frame, node.nid, v)
+        elif v is UNKNOWN:
+            frame.may_raise = True
         return v
 
     def fstring(self, frame, node, env):
@@ -323,10 +326,13 @@ class ExpressionsMixin:
                 self.stack.pop()
                 self._collect.pop()
             entry.result = result
+            entry.may_raise = frame.may_raise
             if frame.pure:
                 self._store(entry)
             else:
                 self._merge_into_caller(entry)
+        if entry.may_raise and self.stack:
+            self.stack[-1].may_raise = True
         self.surface_library_errors(cls.path, entry, site)
         if generic_rest_key in kwargs and not self.probing and isinstance(result, Instance):
             # Built by a factory that spreads its **kwargs: a context of the class's methods
@@ -617,6 +623,7 @@ class ExpressionsMixin:
             if target:
                 frame.entry.facts.setdefault(("<targets>", frame.path, frame.unit.key), []).append(nid)
         elif value is UNKNOWN:
+            frame.may_raise = True
             # This context reached the line and could not evaluate it: beside a context
             # that could, the hover claims no dim (ide._unit_facts).
             frame.entry.facts[("<unknown>", frame.path, frame.unit.key, nid)] = [True]
@@ -632,6 +639,7 @@ class ExpressionsMixin:
         if site is None:
             return
         frame, node = site
+        frame.may_raise = True
         if frame.blind:
             return  # inside a branch that may never run (statements._branch)
         rec = DiagRecord((frame.path, frame.unit.key), node.nid, severity, code, message, related, repair)

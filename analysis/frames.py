@@ -120,6 +120,7 @@ class Entry:
         self.stale = False
         self.last_run = 0
         self.bind_pos: dict = {}  # for module entries: name -> first binding statement
+        self.may_raise = False  # its run may have raised (see Frame.may_raise)
 
 
 class Frame:
@@ -138,6 +139,10 @@ class Frame:
         self.globals_env = None  # the module env, for module-level functions
         self.is_module = unit.kind == "module"
         self.import_guard = 0  # > 0 in a try body whose handlers catch ImportError
+        # Could the code run so far have raised? A `raise` reached, a value not known, a
+        # shape error, an assert not known to hold, or a callee that may have: a try body
+        # that ran with none of these does not take its handlers (statements, ir.Try).
+        self.may_raise = False
 
 
 def _copy_env(env):

@@ -272,11 +272,14 @@ class MemoMixin:
                 self._collect.pop()
             result = self._join_all(frame.returns) if frame.returns else None
             entry.result = result
+            entry.may_raise = frame.may_raise
             entry.preconditions = _preconditions(frame.assumptions, bound)
             if frame.pure and fn.closure is None:
                 self._store(entry)
             else:
                 self._merge_into_caller(entry)
+        if entry.may_raise and self.stack:
+            self.stack[-1].may_raise = True
         self._last_call_entry = entry  # summary: the entry that ran a module's forward (calltrace)
         if caller is not None and not self.probing:
             # What the callee needed of its arguments holds after it returns (`H >=

@@ -85,6 +85,8 @@ class StatementsMixin:
             env[s.name] = self.make_class(frame, s, env)
             return env
         if t is ir.Import:
+            if frame.import_guard:
+                frame.may_raise = True  # whether it imports may depend on the environment
             if frame.import_guard and any(self._import_fails(frame, dotted, 0) for dotted, _ in s.names):
                 return None  # raises ImportError: the try's handler runs instead
             for dotted, alias in s.names:
@@ -95,6 +97,8 @@ class StatementsMixin:
                     env[top] = self.import_module(frame, top)
             return env
         if t is ir.ImportFrom:
+            if frame.import_guard:
+                frame.may_raise = True  # whether it imports may depend on the environment
             if frame.import_guard and s.module and self._import_fails(frame, s.module, s.level):
                 return None  # raises ImportError: the try's handler runs instead
             self.exec_import_from(frame, s, env)
@@ -111,13 +115,18 @@ class StatementsMixin:
             start = _copy_env(env)
             guard = any(_catches_import_error(h) for h, _, _ in s.handlers)
             frame.import_guard += guard
+            raised_before, frame.may_raise = frame.may_raise, False
             try:
                 out = self.exec_block(frame, s.body, env)
             finally:
                 frame.import_guard -= guard
+                raised = frame.may_raise
+                frame.may_raise = raised_before or raised
             if out is not None and s.orelse:
                 out = self.exec_block(frame, s.orelse, out)
-            for _type, name, body in s.handlers:
+            # A body that ran with every value known, no raise reached and no callee that
+            # may raise takes none of its handlers (`try: ... hasattr(obj, "ndim") ...`).
+            for _type, name, body in (s.handlers if raised else ()):
                 henv = _copy_env(start)
                 if name:
                     henv[name] = UNKNOWN
@@ -128,6 +137,7 @@ class StatementsMixin:
             return out
         if t is ir.Simple:
             if s.kind == "raise":
+                frame.may_raise = True
                 return None
             if s.kind == "break" and frame.loops:
                 frame.loops[-1][0].append(env)
@@ -303,6 +313,8 @@ class StatementsMixin:
 
     def exec_assert(self, frame, s, env):
         test = self.eval(frame, s.test, env)
+        if test is not True:
+            frame.may_raise = True
         if test is False:
             return None
         if isinstance(test, S.Cond):
