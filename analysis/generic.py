@@ -457,6 +457,8 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None)
         return None  # used only where a number would do: no sign it is a tensor
     if not ranks:
         return None  # the uses disagree: say nothing
+    if len(ranks) != 1 and integer and 2 in ranks:
+        ranks = {2}  # token ids into an Embedding, no rank pinned: a batch of sequences (B, T)
     if len(ranks) != 1:
         return TensorValue(None)  # several ranks fit (elementwise, linear, BatchNorm1d): open
     rank = next(iter(ranks))
