@@ -87,8 +87,9 @@ class StatementsMixin:
         if t is ir.Import:
             if frame.import_guard:
                 frame.may_raise = True  # whether it imports may depend on the environment
-            if frame.import_guard and any(self._import_fails(frame, dotted, 0) for dotted, _ in s.names):
-                return None  # raises ImportError: the try's handler runs instead
+            if (frame.import_guard or _way_of_a_guess(frame)) and \
+                    any(self._import_fails(frame, dotted, 0) for dotted, _ in s.names):
+                return None  # raises ImportError: the try's handler (or the other way) runs instead
             for dotted, alias in s.names:
                 if alias:
                     env[alias] = self.import_module(frame, dotted)
@@ -99,8 +100,9 @@ class StatementsMixin:
         if t is ir.ImportFrom:
             if frame.import_guard:
                 frame.may_raise = True  # whether it imports may depend on the environment
-            if frame.import_guard and s.module and self._import_fails(frame, s.module, s.level):
-                return None  # raises ImportError: the try's handler runs instead
+            if (frame.import_guard or _way_of_a_guess(frame)) and s.module and \
+                    self._import_fails(frame, s.module, s.level):
+                return None  # raises ImportError: the try's handler (or the other way) runs instead
             self.exec_import_from(frame, s, env)
             return env
         if t is ir.Assert:
@@ -661,6 +663,14 @@ class StatementsMixin:
 _METHOD_KINDS = {"staticmethod", "classmethod", "property", "cached_property", "setter", "getter", "deleter"}
 _IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | frozenset(sys.builtin_module_names)
+
+
+def _way_of_a_guess(frame) -> bool:
+    """Inside a def, in one way of a branch whose test is not known (`if rectified_conv:
+    from rfconv import RFConv2d`): an import no file satisfies raises there, so that way ends
+    and the other one goes on. On the only way, or at a module's top level, the name is
+    Unknown instead (the user's environment may just lack the package)."""
+    return frame.blind > 0 and not frame.is_module
 
 
 def _catches_import_error(exc_type) -> bool:

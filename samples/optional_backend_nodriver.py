@@ -1,0 +1,26 @@
+"""A flag that switches to a layer from a package this environment does not have: with no
+example call the flag may be either way, but the way that imports the missing package raises
+ImportError there, so the stem is the nn.Conv2d one and its shapes are known."""
+import torch
+from torch import nn
+
+
+class Stem(nn.Module):
+    def __init__(self, stem_width=64, rectified_conv=False):
+        super().__init__()
+        if rectified_conv:
+            from rfconv_not_installed import RFConv2d
+            conv_layer = RFConv2d
+        else:
+            conv_layer = nn.Conv2d
+        self.conv1 = conv_layer(3, stem_width, kernel_size=7, stride=2, padding=3, bias=False)
+        self.bn1 = nn.BatchNorm2d(stem_width)
+
+    def forward(self, x):
+        x = self.conv1(x)
+       #^ Tensor[N, stem_width, (H - 1)//2 + 1, (W - 1)//2 + 1]
+        x = torch.relu(self.bn1(x))
+       #^ Tensor[N, stem_width, (H - 1)//2 + 1, (W - 1)//2 + 1]
+        return x
+
+# oracle: Stem(stem_width=8)(torch.randn(2, 3, 16, 16))
