@@ -177,6 +177,9 @@ class StatementsMixin:
             return self.exec_block(frame, s.orelse, env)
         a = self._branch(frame, s.body, _copy_env(env), test, s.nid)
         b = self._branch(frame, s.orelse, _copy_env(env), S.not_(test) if isinstance(test, S.Cond) else test, s.nid)
+        if isinstance(test, generic.DefaultBool) and isinstance(s.test, ir.Name) and (a is None) != (b is None):
+            # `if flag: <raises or returns>`: where the code goes on, the flag has the other value.
+            (b if a is None else a)[s.test.id] = a is not None
         return self.join_env(a, b)
 
     def _branch(self, frame, body, env, test, nid):
