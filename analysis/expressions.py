@@ -567,6 +567,9 @@ class ExpressionsMixin:
         if isinstance(a, TensorValue) and isinstance(b, TensorValue):
             if a == b:
                 return a
+            if (generic.is_probe(a) and generic.is_probe(b) and a.probe == b.probe and a.offset == b.offset):
+                # Two ways made the same input's rank (padding or not): its uses still tell it.
+                return a if a.derived else b
             dtype = a.dtype if a.dtype == b.dtype else None
             if a.shape is None or b.shape is None or len(a.shape) != len(b.shape):
                 return TensorValue(None, dtype)

@@ -43,6 +43,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self._collect: list = []  # stack of children lists being filled
         self._validating: list = []  # [stack depth, a re-asked call became impure]
         self._loop_writes: list = []  # per loop of unknown trip count: objects it mutated
+        self._branch_writes: list = []  # per way of an undecided `if`: objects it mutated (branchheap)
         # Python semantics of module globals read by functions: a name the module binds only
         # after the statement now running is not visible yet. module_pos: path -> index of the
         # top-level statement running (absent once the module finished); bind_pos: path ->

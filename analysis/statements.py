@@ -12,7 +12,7 @@ from .ops.spec import TensorValue
 from .shapes import UNKNOWN
 from .values import (BoundMethod, ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, ModuleNS,
                      NNModule, Obj, PartialVal, Ref, SliceVal, is_tensor, value_key)
-from . import calltrace, datasources, generic, pybuiltins, values
+from . import branchheap, calltrace, datasources, generic, pybuiltins, values
 from .alternatives import OneOf
 from .annotations import shape_from_comment, tensor_from_annotation
 from .frames import (MAX_UNROLL, over_step_limit, _copy_env, _is_module_value,
@@ -175,8 +175,10 @@ class StatementsMixin:
             return self.exec_block(frame, s.body, env)
         if truth is False:
             return self.exec_block(frame, s.orelse, env)
-        a = self._branch(frame, s.body, _copy_env(env), test, s.nid)
-        b = self._branch(frame, s.orelse, _copy_env(env), S.not_(test) if isinstance(test, S.Cond) else test, s.nid)
+        a, b = branchheap.run_both_ways(
+            self, lambda: self._branch(frame, s.body, _copy_env(env), test, s.nid),
+            lambda: self._branch(frame, s.orelse, _copy_env(env), S.not_(test) if isinstance(test, S.Cond) else test,
+                                 s.nid))
         if isinstance(test, generic.DefaultBool) and isinstance(s.test, ir.Name) and (a is None) != (b is None):
             # `if flag: <raises or returns>`: where the code goes on, the flag has the other value.
             (b if a is None else a)[s.test.id] = a is not None
@@ -645,6 +647,8 @@ class StatementsMixin:
 
     def _mutated(self, obj):
         """A write to a heap object: calls since its creator are impure (see module doc)."""
+        for writes in self._branch_writes:
+            writes.note(obj)  # (before the write: the state its `if` started from)
         values.changed(obj)
         for writes in self._loop_writes:
             if id(obj) not in writes:
