@@ -82,30 +82,29 @@ class BranchWrites:
             self.before[id(obj)] = (obj, state(obj))
 
 
+def _run_way(engine, run):
+    """One way, with the objects it writes noted (and their state before it)."""
+    writes = BranchWrites()
+    engine._branch_writes.append(writes)
+    try:
+        return run(), writes
+    finally:
+        engine._branch_writes.pop()
+
+
 def run_both_ways(engine, run_a, run_b):
     """Run the two ways (each a zero-argument callable returning its env or None) on the
     same heap, then leave every object either wrote in the joined state."""
-    wa = BranchWrites()
-    engine._branch_writes.append(wa)
-    try:
-        a = run_a()
-    finally:
-        engine._branch_writes.pop()
+    a, wa = _run_way(engine, run_a)
     after_a = {k: state(obj) for k, (obj, _) in wa.before.items()}
     for obj, before in wa.before.values():
-        restore(obj, before)
-    wb = BranchWrites()
-    engine._branch_writes.append(wb)
-    try:
-        b = run_b()
-    finally:
-        engine._branch_writes.pop()
+        restore(obj, before)  # the other way starts from the heap as it was
+    b, wb = _run_way(engine, run_b)
+    if a is None and b is None:
+        return a, b
     for k in set(wa.before) | set(wb.before):
         obj, before = wa.before[k] if k in wa.before else wb.before[k]
-        end_a = after_a.get(k, before)
-        end_b = state(obj)
-        if a is None and b is None:
-            continue
+        end_a, end_b = after_a.get(k, before), state(obj)
         if a is None:
             final = end_b
         elif b is None:
