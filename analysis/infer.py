@@ -156,10 +156,10 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                     group.extend(i for i in found.values() if all(i is not g for g in group))
                     del group[MAX_FACTORY_INSTANCES:]
             method = classes.get(key)
+            heirs = _heirs_with_init(module_env, method[1], method[0], key.rsplit(".", 1)[-1]) if method else []
             # (a class its factories build runs on those instances, and a base class on its
             # heirs' instances, never reused: a new factory or subclass changes no unit it ran)
-            reused = None if method and ((built or {}).get(id(method[1])) or _heirs_with_init(
-                module_env, method[1], method[0], key.rsplit(".", 1)[-1])) else \
+            reused = None if method and ((built or {}).get(id(method[1])) or heirs) else \
                 self.reused_generic_run(path, key)  # nothing it ran changed (memo.py)
             if reused is not None:
                 if reused[0] is not None:
@@ -183,20 +183,12 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 if instances and isinstance(fn, FunctionVal) and not _is_static(fn):
                     self._run_with_instances(fn, instances, key, collected, own)
                     continue
-                heirs = _heirs_with_init(module_env, cls, fn, key.rsplit(".", 1)[-1])
                 if heirs and not _is_static(fn):
                     # A base class with no __init__ of its own (class Bottleneck(nn.Module)
                     # with only forward; SEBottleneck(Bottleneck) builds the layers): its
                     # methods run on the subclasses' generic instances, which have them.
-                    heirs = [self._generic_instance(h) for h in heirs]
-                    start = len(collected)
-                    for inst in heirs:
-                        try:
-                            self.call_user(fn, [inst], self._generic_inputs(fn, [inst]), generic=True)
-                        except Budget:
-                            break
-                    own[key] = collected[start:]
-                    self.generic_run_done(started, path, key, collected, start)
+                    instances = [self._generic_instance(h) for h in heirs]
+                    self._run_with_instances(fn, instances, key, collected, own)
                     continue
                 self_value = self._generic_instance(cls)
                 if isinstance(fn, FunctionVal) and _is_static(fn):
@@ -220,9 +212,10 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.compute_live()
 
     def _run_with_instances(self, fn, instances, key, collected, own):
-        """A method of a class the file's factories build: run on each of those instances
-        instead of the generic one (whose `block`, `layers` would be Unknown). Not kept for
-        reuse: an edit of a factory changes the instances without touching this def."""
+        """A method of a class the file's factories build (or of a base class its heirs
+        build): run on each of those instances instead of the generic one (whose `block`,
+        `layers` would be Unknown). Not kept for reuse: an edit of a factory or a new subclass
+        changes the instances without touching this def."""
         start = len(collected)
         for inst in instances:
             try:

@@ -326,9 +326,6 @@ class MemoMixin:
             self.roots.append(entry)
             return
         for k, vals in entry.facts.items():
-            if k[0] == "<unknown>":
-                caller.entry.facts[k] = vals
-                continue
             if k[0] in ("<targets>", "<origin>"):
                 caller.entry.facts.setdefault(k, []).extend(vals)
                 continue
