@@ -62,11 +62,30 @@ def joined(engine, obj, a, b):
         same = (len(a[1]) == len(b[1]) and a[2] == b[2] and a[3] == b[3])
         if same:
             return ("items", [engine.join(x, y) for x, y in zip(a[1], b[1])], a[2], a[3])
-        # Another number of items: how many is not known, nor what they are.
-        return ("items", [], None if a[2] is None else [], {"unknown": True, "element": None, "prefix": 0})
+        # Another number of items (`if has_local: out.append(local_out)`): how many is not
+        # known; each is like every item either way made (their join), as a loop's are.
+        return ("items", [], None if a[2] is None else [],
+                {"unknown": True, "element": _element(engine, a, b) if isinstance(obj, ListVal) else None,
+                 "prefix": 0})
     if a[1].keys() == b[1].keys() and not a[2] and not b[2]:
         return ("dict", {k: engine.join(v, b[1][k]) for k, v in a[1].items()}, False)
     return ("dict", {}, True)
+
+
+def _element(engine, a, b):
+    """The join of the items of two list states, or None (not known)."""
+    out = None
+    for st in (a, b):
+        if st[3].get("unknown"):
+            element = st[3].get("element")
+            if element is None:
+                return None
+            items = [element] + st[1][:st[3].get("prefix", 0)]
+        else:
+            items = st[1]
+        for x in items:
+            out = x if out is None else engine.join(out, x)
+    return None if out is None or out is values.UNKNOWN else out
 
 
 class BranchWrites:

@@ -579,6 +579,13 @@ class ExpressionsMixin:
             if value_key(a) == value_key(b):
                 return a
             return ListVal([self.join(x, y) for x, y in zip(a.items, b.items)], a.kind)
+        if isinstance(a, ListVal) and isinstance(b, ListVal) and {a.kind, b.kind} == {"list", "tuple"} and \
+                len(a.items) == len(b.items) and not (getattr(a, "unknown", False) or getattr(b, "unknown", False)):
+            # A tuple one way, `map(f, it)` (a list here) the other: what is iterated or unpacked
+            # joins item by item; which type it is stays open (isinstance says Unknown).
+            out = ListVal([self.join(x, y) for x, y in zip(a.items, b.items)], "list")
+            out.kind_joined = True
+            return out
         try:
             if value_key(a) == value_key(b):
                 return a

@@ -182,7 +182,9 @@ class _Lowerer:
         cached = self.cache.get(key)
         if cached is not None and cached[0] == code and cached[2][1] == start[1]:
             shift = start[0] - cached[2][0]
-            units = {k: _moved_unit(u, shift, self.anchor) for k, u in cached[1].items()}
+            # (a nested def's unit may itself have been moved when the def was lowered:
+            # its own shift is kept, this def's added to it)
+            units = {k: _moved_unit(u, u.line_shift + shift, self.anchor) for k, u in cached[1].items()}
         else:
             if self.log is not None:
                 self.log.append(f"lower:{key}")

@@ -283,6 +283,8 @@ def _isinstance_ref(v, name):
         return isinstance(v, str)
     if name == "builtins.bool":
         return isinstance(v, bool)
+    if getattr(v, "kind_joined", False) and name in ("builtins.list", "builtins.tuple"):
+        return UNKNOWN  # a list one way, a tuple the other (expressions.join)
     if name in ("builtins.list",):
         return isinstance(v, ListVal) and v.kind == "list"
     if name in ("builtins.tuple",):
@@ -374,10 +376,14 @@ def _minmax(pick):
             out = items[0]
             for x in items[1:]:
                 d = S.sub(x, out)
-                if isinstance(d, int):
-                    out = x if (d > 0) == (pick is max) and d != 0 else out
-                else:
-                    return UNKNOWN
+                if not isinstance(d, int):
+                    # `max(bucket_size, 1)`: a symbol is a dim >= 1, so the sign may be known
+                    from .intervals import bounds
+                    lo, hi = bounds(d)
+                    d = 0 if lo >= 0 and hi <= 0 else 1 if lo >= 0 else -1 if hi <= 0 else None
+                    if d is None:
+                        return UNKNOWN
+                out = x if (d > 0) == (pick is max) and d != 0 else out
             return out
         return UNKNOWN
     return f

@@ -12,7 +12,7 @@ from .ops.spec import TensorValue
 from .shapes import UNKNOWN
 from .values import (BoundMethod, ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, ModuleNS,
                      NNModule, Obj, PartialVal, Ref, SliceVal, is_tensor, value_key)
-from . import branchheap, calltrace, datasources, generic, pybuiltins, values
+from . import branchheap, calltrace, datasources, flags, generic, pybuiltins, values
 from .alternatives import OneOf
 from .annotations import shape_from_comment, tensor_from_annotation
 from .frames import (MAX_UNROLL, over_step_limit, _copy_env, _is_module_value,
@@ -175,14 +175,29 @@ class StatementsMixin:
             return self.exec_block(frame, s.body, env)
         if truth is False:
             return self.exec_block(frame, s.orelse, env)
+        # A test on default flags (`if not self.receives_context:`): each way sees the
+        # value the flag has there (analysis.flags).
+        sp = flags.split(self, frame, s.test, env)
+        if sp is not None and not (sp.possible(True) and sp.possible(False)):
+            return self.exec_block(frame, s.body if sp.possible(True) else s.orelse, env)
+        on_true, on_false = (sp.values_when(True), sp.values_when(False)) if sp is not None else ({}, {})
+
+        def way(body, assumed, values):
+            way_env = _copy_env(env)
+            if sp is not None:
+                flags.bind(self, frame, sp, way_env, values)
+            return self._branch(frame, body, way_env, assumed, s.nid)
+
         a, b = branchheap.run_both_ways(
-            self, lambda: self._branch(frame, s.body, _copy_env(env), test, s.nid),
-            lambda: self._branch(frame, s.orelse, _copy_env(env), S.not_(test) if isinstance(test, S.Cond) else test,
-                                 s.nid))
-        if isinstance(test, generic.DefaultBool) and isinstance(s.test, ir.Name) and (a is None) != (b is None):
-            # `if flag: <raises or returns>`: where the code goes on, the flag has the other value.
-            (b if a is None else a)[s.test.id] = a is not None
-        return self.join_env(a, b)
+            self, lambda: way(s.body, test, on_true),
+            lambda: way(s.orelse, S.not_(test) if isinstance(test, S.Cond) else test, on_false))
+        out = self.join_env(a, b)
+        if sp is not None and out is not None:
+            # Where only one way goes on (`if flag: return ...`), the flags have its values.
+            goes_on = on_false if a is None else on_true if b is None else \
+                {i: v for i, v in on_true.items() if on_false.get(i) == v}
+            flags.rebind(self, out, sp, goes_on)
+        return out
 
     def _branch(self, frame, body, env, test, nid):
         """One side of an `if` whose test is not decided: it may be dead code for the values
@@ -327,6 +342,12 @@ class StatementsMixin:
         if isinstance(test, S.Cond):
             frame.assumptions.append((test, ((frame.path, frame.unit.key), s.nid)))
             frame.hard_syms |= test.symbols()
+        elif self.truth(frame, test) is None:
+            # `assert not (self.causal and mask is None)`: the flags keep the values for
+            # which it holds (analysis.flags).
+            sp = flags.split(self, frame, s.test, env)
+            if sp is not None and sp.possible(True):
+                flags.rebind(self, env, sp, sp.values_when(True))
         return env
 
     def exec_import_from(self, frame, s, env):

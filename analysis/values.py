@@ -319,7 +319,8 @@ def _value_key(v, _seen):
     if getattr(v, "unknown", False):
         return ("unknown-items", type(v).__name__, v.oid)
     if isinstance(v, ListVal):
-        return (v.kind, tuple(value_key(x, _seen) for x in v.items))
+        kind = "list-or-tuple" if getattr(v, "kind_joined", False) else v.kind
+        return (kind, tuple(value_key(x, _seen) for x in v.items))
     if isinstance(v, DictVal):
         return ("dict", tuple((k, value_key(x, _seen)) for k, x in v.items.items()))
     if isinstance(v, Instance):

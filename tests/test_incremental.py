@@ -155,6 +155,28 @@ def test_seeded_random_edits_equal_fresh_analysis(name, seed):
     assert _snapshot(host.analyze(path)) == _snapshot(fresh.analyze(path))
 
 
+def test_a_lambda_moved_twice_keeps_its_place(tmp_path):
+    # An edit that moves a method down a line and changes its code after its lambda: the
+    # method is lowered again and its lambda's unit reused, moved down. An edit to the class
+    # header then lowers the class again and reuses the method's units: the lambda must
+    # keep that move (it was one line lower than where it was first lowered).
+    base = ("import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def __init__(self):\n"
+            "        super().__init__()\n\n    def forward(self, x):\n        g = lambda t: t * 2\n"
+            "        y = g(x)\n        return y\n\n\nM()(torch.randn(2, 3))\n")
+    in_method = base.replace("return y\n", "return y + 1\n").replace("    def forward", "\n    def forward")
+    in_header = in_method.replace("class M(nn.Module):", "class M(nn.Module):  # edited")
+    path = str(tmp_path / "m.py")
+    host = AnalysisHost()
+    for text in (base, in_method, in_header):
+        host.set_file(path, text)
+        host.analyze(path)
+    fresh = AnalysisHost()
+    fresh.set_file(path, in_header)
+    incremental, expected = _snapshot(host.analyze(path)), _snapshot(fresh.analyze(path))
+    assert any(fact[1] == "t * 2" for fact in expected[0])
+    assert incremental == expected
+
+
 def test_modules_built_by_an_older_version_of_a_def_are_not_reused(tmp_path):
     # Deleting `super().` renumbers the nodes of __init__: the Linear that a diagnostic
     # points back to ("Linear defined here") must be the one the new code built.

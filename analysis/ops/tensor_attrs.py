@@ -137,6 +137,8 @@ def type_(ctx, self, dtype=None, non_blocking=False, **kwargs):
         return TensorValue(self.shape, dtype.dtype)
     if isinstance(dtype, Dtype):
         return TensorValue(self.shape, str(dtype))
+    if dtype is UNKNOWN:  # `k.type(q.dtype)` where q's dtype is not known: a dtype or a type name
+        return TensorValue(self.shape, None)
     raise Unknowable("type(str)")
 
 
