@@ -74,18 +74,16 @@ def joined(engine, obj, a, b):
 
 def _element(engine, a, b):
     """The join of the items of two list states, or None (not known)."""
-    out = None
+    items = []
     for st in (a, b):
         if st[3].get("unknown"):
             element = st[3].get("element")
             if element is None:
                 return None
-            items = [element] + st[1][:st[3].get("prefix", 0)]
+            items += [element] + st[1][:st[3].get("prefix", 0)]
         else:
-            items = st[1]
-        for x in items:
-            out = x if out is None else engine.join(out, x)
-    return None if out is None or out is values.UNKNOWN else out
+            items += st[1]
+    return values.join_alike(engine, items) if items else None
 
 
 class BranchWrites:

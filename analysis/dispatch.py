@@ -17,7 +17,7 @@ from .values import (BoundRef, Container, DictVal, FunctionVal, Instance, ListVa
 from . import calltrace, pybuiltins
 from . import layout
 from .limits import format_too_big, replace_too_big
-from .values import alike, too_many
+from .values import added_after_loop, alike, too_many
 from . import datasources, generic
 from .constant_values import fold, item
 from .ops.tensor_attrs import LegacyTypeName
@@ -484,11 +484,14 @@ def _tolist(shape):
 def _list_method(engine, obj, name, args, kwargs):
     if name in ("append", "extend", "insert", "pop", "clear", "remove", "reverse", "sort"):
         engine._mutated(obj)
+    if name in ("append", "insert") and args:
+        added_after_loop(engine, obj, [args[-1]])
     if name == "append":
         obj.items.append(args[0])
         return None
     if name == "extend":
         items = engine.iterate(None, args[0])
+        added_after_loop(engine, obj, items)
         if items is not None and too_many(len(obj.items) + len(items)):  # size cap (limits.py)
             obj.unknown = True
             return None

@@ -6,7 +6,7 @@ from . import calltrace, ir
 from .dispatch import from_spec, run_op, to_spec
 from .ops.spec import REGISTRY, Dtype
 from .shapes import UNKNOWN
-from .values import (value_key, alike, unknown_list, BoundRef, Container, DictVal, Instance, ListVal, NNModule,
+from .values import (value_key, added_after_loop, alike, unknown_list, BoundRef, Container, DictVal, Instance, ListVal, NNModule,
                      SliceVal, named_parameters, parameters, set_dtype, set_training)
 
 _DTYPE_METHODS = {"double": "float64", "float": "float32", "half": "float16", "bfloat16": "bfloat16"}
@@ -159,6 +159,10 @@ def container_attr(engine, c, name):
 def container_method(engine, c, name, args, kwargs, site):
     if name in ("append", "extend", "insert", "add_module", "update"):
         engine._mutated(c)
+    if name in ("append", "insert", "add_module") and args:
+        added_after_loop(engine, c, [args[-1]])
+    elif name == "extend" and args:
+        added_after_loop(engine, c, engine.iterate(None, args[0]))
     if name == "append":
         c.items.append(args[0])
         if c.keys is not None and c.kind == "Sequential":
@@ -176,10 +180,11 @@ def container_method(engine, c, name, args, kwargs, site):
     if name == "insert" and isinstance(args[0], int):
         c.items.insert(args[0], args[1])
         return None
-    if name == "add_module" and isinstance(args[0], str):
+    if name == "add_module" and len(args) == 2:
+        # (a name not known, `f"layer{i}"` in a loop of unknown trip count, still adds one)
         c.items.append(args[1])
         if c.keys is not None:
-            c.keys.append(args[0])
+            c.keys.append(args[0] if isinstance(args[0], str) else UNKNOWN)
         return None
     if getattr(c, "unknown", False) and name in ("keys", "values", "children", "items"):
         # Filled by a loop of unknown trip count: its items look like the loop's element.

@@ -13,7 +13,6 @@ from .shapes import UNKNOWN
 from .values import (BoundMethod, ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, ModuleNS,
                      NNModule, Obj, PartialVal, Ref, SliceVal, is_tensor, value_key)
 from . import branchheap, calltrace, datasources, flags, generic, pybuiltins, values
-from .alternatives import OneOf
 from .annotations import shape_from_comment, tensor_from_annotation
 from .frames import (MAX_UNROLL, over_step_limit, _copy_env, _is_module_value,
                      _definitely_broke, _env_key, _tensor_syms, _hashable, _shape_source,
@@ -304,7 +303,7 @@ class StatementsMixin:
                     obj.prefix = before or 0  # the items it had before the loop stay known
                 if isinstance(obj, (ListVal, DictVal, Container)):
                     added = obj.items[before:] if isinstance(obj, (ListVal, Container)) and before is not None else []
-                    element = _join_items(self, added) if added and not getattr(obj, "unknown", False) else None
+                    element = values.join_alike(self, added) if added and not getattr(obj, "unknown", False) else None
                     obj.unknown = True
                     obj.element = element
                     values.changed(obj)
@@ -622,6 +621,7 @@ class StatementsMixin:
                 if name in keys:
                     inner.items[keys.index(name)] = value
                 else:
+                    values.added_after_loop(self, inner, [value])
                     inner.items.append(value)
                     inner.keys = keys + [name]
         elif isinstance(obj, NNModule):
@@ -711,13 +711,6 @@ def _catches_import_error(exc_type) -> bool:
     return name in _IMPORT_ERRORS
 
 
-def _join_items(engine, items):
-    """What every appended item looks like, or None: items that differ as modules (blocks
-    with other channel counts) are no repetition of one element."""
-    out = items[0]
-    for x in items[1:]:
-        out = engine.join(out, x)
-    return out if out is not UNKNOWN and not isinstance(out, OneOf) else None
 
 
 def known_prefix(v) -> list:

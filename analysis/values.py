@@ -239,6 +239,34 @@ def alike(element, kind: str = "list") -> ListVal:
     return v
 
 
+def added_after_loop(engine, seq, items) -> None:
+    """Items added to a list (or container) that a loop of unknown trip count filled: where
+    they sit among the loop's items is not tracked (iterating binds the element, any number
+    of times), so the element becomes the join with them: any item may be one of these.
+    Without that, `layers.append(nn.Linear(dim, 10))` after the loop would be skipped by a
+    `for layer in layers` and the hover would show the loop's shape, which is wrong."""
+    if not getattr(seq, "unknown", False):
+        return
+    element = getattr(seq, "element", None)
+    for item in (items if items is not None else (UNKNOWN,)):
+        if element is None or item is UNKNOWN:
+            element = None
+            break
+        element = join_alike(engine, [element, item])
+    seq.element = element
+
+
+def join_alike(engine, items):
+    """What every one of `items` looks like, or None: modules that differ (blocks with other
+    channel counts) are no repetition of one element (calling each in any order would
+    report errors the real order never meets)."""
+    from .alternatives import OneOf
+    out = items[0]
+    for x in items[1:]:
+        out = engine.join(out, x)
+    return out if out is not UNKNOWN and not isinstance(out, OneOf) else None
+
+
 def too_big(op: str, a, b) -> bool:
     """Would the binary operation `a <op> b` on plain values build a value past a cap?
     Cheap for everything else (tensors, dims, floats): two type tests."""

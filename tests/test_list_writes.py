@@ -68,3 +68,53 @@ def test_a_list_of_unknown_items_compared_stays_undecided(tmp_path):
     assert shapes["a"] == "Tensor[?]"  # Tensor[3] or Tensor[2]
     assert shapes["b"] == "Tensor[2, 3]"
     assert result.diagnostics == []
+
+
+AFTER_LOOP = """
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self, dim, depth):
+        super().__init__()
+        layers = []
+        for _ in range(depth):
+            layers.append(nn.Linear(dim, dim))
+        layers.append(nn.Linear(dim, 10))
+        self.layers = nn.ModuleList(layers)
+        stem = nn.Sequential()
+        for i in range(depth):
+            stem.add_module(f"block{i}", nn.Linear(dim, dim))
+        stem.add_module("head", nn.Linear(dim, 7))
+        self.stem = stem
+
+    def forward(self, x):
+        b, t, c = x.shape
+        y = self.stem(x)
+        feats = []
+        for _ in range(t):
+            feats.append(x[:, :2])
+        feats.append(x[:, :1])
+        z = torch.cat(feats, dim=1)
+        for layer in self.layers:
+            x = layer(x)
+        out = x
+        return out, y, z
+"""
+
+
+def test_an_item_added_after_a_loop_is_not_skipped(tmp_path):
+    # A loop of unknown trip count fills the list, then one more item is added: iterating
+    # the list must not run the loop's element only (the hover would claim the loop's
+    # shape, and the last Linear makes it another).
+    path = tmp_path / "m.py"
+    path.write_text(AFTER_LOOP)
+    host = AnalysisHost(workspace_root=str(tmp_path))
+    host.set_file(str(path), path.read_text())
+    result = host.analyze(str(path))
+    shapes = {f.text: f.shape for f in result.facts if f.is_target}
+    assert shapes.get("out") in (None, "Tensor[?, ?, ?]", "Tensor[b, t, ?]")
+    assert shapes.get("y") in (None, "Tensor[?, ?, ?]", "Tensor[b, t, ?]")
+    assert shapes["z"] == "Tensor[b, ?, c]"  # tensors join: the cat keeps the dims they share
+    assert result.diagnostics == []
