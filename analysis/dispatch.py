@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from . import shapes as S
 from . import solver
-from .ops.spec import (REGISTRY, Dtype, OpContext, ShapeError, SomeTensors, TensorValue, Unknowable,
+from .ops.spec import (ANY_INT, REGISTRY, Dtype, OpContext, ShapeError, SomeTensors, TensorValue, Unknowable,
                        run_spec)
 from .shapes import UNKNOWN
 from .values import (BoundRef, Container, DictVal, FunctionVal, Instance, ListVal, NNModule, Ref,
@@ -43,6 +43,10 @@ def to_spec(v, some_tensors: bool = False):
         return None
     if isinstance(v, generic.DefaultZero):
         return 0
+    if v is SOME_INT:
+        return UNKNOWN  # a size or bound of unknown value (indexing: _index_spec)
+    if v is ANY_INT:
+        return v
     if isinstance(v, (bool, int, float, str, S.Expr)):
         return v
     if isinstance(v, ListVal):
@@ -453,7 +457,10 @@ def _call_bound(engine, func: BoundRef, args, kwargs, site):
             calltrace.requires_grad(engine, obj, calltrace.requires_grad_arg(args, kwargs))
         spec = REGISTRY.get("Tensor." + name)
         if spec is not None and spec.kind == "function":
-            return run_op(engine, spec, [obj] + list(args), kwargs, site)
+            out = run_op(engine, spec, [obj] + list(args), kwargs, site)
+            if name == "size":  # x.size(d) is an int, or raises
+                return SOME_INT if out is UNKNOWN and (args or kwargs) else _some_ints(out)
+            return out
         engine.note_unknown_op("Tensor." + name)
         return UNKNOWN
     if isinstance(obj, pybuiltins.NamedTupleVal):
@@ -585,7 +592,8 @@ def external_attr(engine, obj, name, inst):
     if is_tensor(obj):
         spec = REGISTRY.get("Tensor." + name)
         if spec is not None and spec.kind == "attr":
-            return run_op(engine, spec, [obj], {}, None)
+            out = run_op(engine, spec, [obj], {}, None)
+            return _some_ints(out) if name == "shape" else out
         if name in ("data", "grad"):
             return obj
         if name in ("device", "requires_grad", "is_cuda", "layout", "grad_fn", "names"):
@@ -617,6 +625,23 @@ def external_attr(engine, obj, name, inst):
 # =========================================================================================
 # Subscripts
 # =========================================================================================
+def _some_ints(size):
+    """A shape read by the program (`x.shape`, `x.size()`): a dim not known is still an int."""
+    if isinstance(size, ListVal) and any(x is UNKNOWN for x in size.items):
+        return ListVal([SOME_INT if x is UNKNOWN else x for x in size.items], size.kind)
+    return size
+
+
+def _index_spec(index):
+    """An index for Tensor.__getitem__: an int of unknown value (`x[:, i]` in a loop over
+    range(t)) still selects one position, which the spec knows as ANY_INT."""
+    if index is SOME_INT:
+        return ANY_INT
+    if isinstance(index, ListVal) and index.kind == "tuple" and any(x is SOME_INT for x in index.items):
+        return ListVal([ANY_INT if x is SOME_INT else x for x in index.items], "tuple")
+    return index
+
+
 def subscript_value(engine, obj, index, site):
     if getattr(obj, "unknown", False):
         return UNKNOWN
@@ -626,7 +651,7 @@ def subscript_value(engine, obj, index, site):
         spec = REGISTRY.get("Tensor.__getitem__")
         if spec is None:
             return UNKNOWN
-        return run_op(engine, spec, [obj, index], {}, site)
+        return run_op(engine, spec, [obj, _index_spec(index)], {}, site)
     if isinstance(obj, ListVal):
         if isinstance(index, int) and not isinstance(index, bool):
             n = len(obj.items)
@@ -692,9 +717,9 @@ def binary_op(engine, op, a, b, site, inplace=False):
         return UNKNOWN  # 0 by default, another number when the model is built with one
     if is_tensor(a) or is_tensor(b):
         # A Python number of unknown value (`head_dim ** -0.5`) scales a tensor without
-        # changing its shape: any float stands for it.
-        a = 1.0 if is_some_float(a) else a
-        b = 1.0 if is_some_float(b) else b
+        # changing its shape: any float (int) stands for it.
+        a = 1.0 if is_some_float(a) else 1 if a is SOME_INT else a
+        b = 1.0 if is_some_float(b) else 1 if b is SOME_INT else b
         left, right = _DUNDERS.get(op, (None, None))
         if inplace and is_tensor(a) and left:
             # `out += identity` keeps out's shape: identity must broadcast to it.
@@ -715,6 +740,12 @@ def binary_op(engine, op, a, b, site, inplace=False):
     if repeated is not None:
         return repeated
     if a is UNKNOWN or b is UNKNOWN:
+        return UNKNOWN
+    if (a is SOME_INT or b is SOME_INT) and _is_number(a) and _is_number(b):
+        if is_int_like(a) and is_int_like(b) and op in ("+", "-", "*", "//", "%"):
+            return SOME_INT  # an int of unknown value still
+        if op in ("+", "-", "*", "/", "**"):
+            return SOME_FLOAT
         return UNKNOWN
     if isinstance(a, Container) and op == "+" and a.kind != "ModuleDict":
         items = engine.iterate(None, b)
@@ -798,12 +829,33 @@ class _SomeFloat:
 SOME_FLOAT = _SomeFloat()
 
 
+class _SomeInt:
+    """A Python int the analysis does not know: a dim read from a shape where that dim is not
+    known (`x.shape[0]` of `Tensor[?, 64]`), an item of `range(n)`, a loop counter. Unlike
+    Unknown it is surely a number: `n ** -0.5` is a float, `x * n` keeps x's shape, and
+    `x[:, i]` drops a dim. Specs see it as Unknown (to_spec), indexing as an int (ANY_INT)."""
+
+    def __repr__(self):
+        return "<int>"
+
+    def structural_key(self, key):
+        return ("some-int",)
+
+
+SOME_INT = _SomeInt()
+
+
+def is_int_like(v) -> bool:
+    """An int, a dim expression or SOME_INT (never a bool)."""
+    return v is SOME_INT or (isinstance(v, (int, S.Expr)) and not isinstance(v, bool))
+
+
 def is_some_float(v) -> bool:
     return v is SOME_FLOAT or isinstance(v, _FloatDim)
 
 
 def _is_number(v) -> bool:
-    return (isinstance(v, (int, float, S.Expr)) and not isinstance(v, bool)) or is_some_float(v)
+    return (isinstance(v, (int, float, S.Expr)) and not isinstance(v, bool)) or is_some_float(v) or v is SOME_INT
 
 
 class _FloatDim:

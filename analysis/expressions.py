@@ -14,7 +14,7 @@ from .memo import arguments_key
 from . import autograd_function, datasources, enums, generic, intervals, solver
 from .alternatives import OneOf, either
 from .dispatch import (binary_op, call_external, compare_values, external_attr, subscript_value,
-                       unary_op)
+                       unary_op, SOME_INT, is_int_like)
 from .nnmodules import call_module
 from .calltrace import traced
 from .frames import (MAX_UNROLL, over_step_limit, Dep, DiagRecord, Entry, Frame, _PseudoUnit, _LazyIter, _add_fact,
@@ -591,6 +591,8 @@ class ExpressionsMixin:
                 return a
         except RecursionError:
             pass
+        if is_int_like(a) and is_int_like(b):
+            return SOME_INT  # two ints (a loop counter, dims of two ways): an int all the same
         options = either(a, b)  # two modules: calling the join calls each
         return options if options is not None else UNKNOWN
 

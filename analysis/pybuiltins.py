@@ -82,6 +82,14 @@ def call_builtin(engine, name: str, args: list, kwargs: dict, site):
 
 def _len(engine, args, kwargs, site):
     (v,) = args
+    n = _length(engine, v)
+    if n is UNKNOWN and (getattr(v, "unknown", False) or is_tensor(v)):
+        from .dispatch import SOME_INT
+        return SOME_INT  # a list a loop filled, a tensor of unknown size: an int all the same
+    return n
+
+
+def _length(engine, v):
     if getattr(v, "unknown", False):
         return UNKNOWN
     from .datasources import length
@@ -110,6 +118,9 @@ def _len(engine, args, kwargs, site):
 
 def _range(engine, args, kwargs, site):
     if not all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+        from .dispatch import SOME_INT, is_int_like
+        if args and all(is_int_like(a) for a in args):
+            return alike(SOME_INT, "tuple")  # range(t): ints, how many is not known
         return UNKNOWN
     r = range(*args)
     if len(r) > 4096:
@@ -204,7 +215,7 @@ def _int(engine, args, kwargs, site):
     if not args:
         return 0
     v = args[0]
-    if _int_like(v):
+    if _int_like(v) or type(v).__name__ == "_SomeInt":
         return v
     if type(v).__name__ == "_FloatDim":
         return v.floor()
@@ -227,6 +238,9 @@ def _float(engine, args, kwargs, site):
     v = args[0]
     if isinstance(v, (int, float, str)) and not isinstance(v, S.Expr):
         return float(v)
+    from .dispatch import SOME_FLOAT, _is_number
+    if _is_number(v):
+        return SOME_FLOAT
     return UNKNOWN
 
 
@@ -276,7 +290,7 @@ def _isinstance_ref(v, name):
     if name == "builtins.set":
         return _plain_kind(v) == "set" if _plain_kind(v) is not None or is_tensor(v) else UNKNOWN
     if name in ("builtins.int",):
-        return _int_like(v) or isinstance(v, bool)
+        return _int_like(v) or isinstance(v, bool) or type(v).__name__ == "_SomeInt"
     if name == "builtins.float":
         return isinstance(v, float)
     if name == "builtins.str":

@@ -6,7 +6,7 @@ from .. import shapes as S
 from ..shapes import UNKNOWN
 from .elementwise import broadcast_shapes
 from .shape_ops import is_dim
-from .spec import (DTYPE_MISMATCH, ILLEGAL_VALUE, IMPROPER_VALUE, SHAPE_MISMATCH, TensorValue,
+from .spec import (ANY_INT, DTYPE_MISMATCH, ILLEGAL_VALUE, IMPROPER_VALUE, SHAPE_MISMATCH, TensorValue,
                    Unknowable, is_tensor, op)
 
 _INT_INDEX = (None, "int64", "int32", "int16", "int8", "uint8", "bool")
@@ -27,6 +27,8 @@ def broadcast_checked(ctx, a, b):
 
 
 def _bound(ctx, i, n, axis):
+    if i is UNKNOWN:
+        return
     ctx.require(S.and_(S.ge(i, S.sub(0, n)), S.lt(i, n)), IMPROPER_VALUE,
                 f"index {S.dim_text(i)} is out of bounds for dimension {axis} with size {S.dim_text(n)}")
 
@@ -160,6 +162,8 @@ def getitem(ctx, self, index):
             parsed.append(("ell",))
         elif isinstance(it, bool):
             parsed.append(("bool", it))
+        elif it is ANY_INT:
+            parsed.append(("int", UNKNOWN))  # one position, which one is not known
         elif it is UNKNOWN:
             raise Unknowable("unknown index item")
         elif is_dim(it):

@@ -76,6 +76,17 @@ class Unknowable(Exception):
     """The spec cannot say anything: the result is Unknown and no diagnostic is made."""
 
 
+class _AnyInt:
+    """An int index whose value is not known (`x[:, i]` in a loop over range(t)): it selects
+    one position, so the dim goes; the dispatcher passes it for the engine's SOME_INT."""
+
+    def __repr__(self):
+        return "<int>"
+
+
+ANY_INT = _AnyInt()
+
+
 @dataclass(frozen=True)
 class SomeTensors:
     """A list of tensors of unknown length: the items it surely starts with, then any
