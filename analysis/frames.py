@@ -113,7 +113,6 @@ class Entry:
         self.deps: list = []  # Dep
         self.global_reads: dict = {}  # (path, name) -> value key
         self.units: dict = {}  # (path, unit key) -> digest of every unit run for this entry
-        self.unknown_units: set = set()  # units run here with an argument of unknown shape
         self.unknown_ops: dict = {}  # unmodelled API name -> calls made by this run
         self.children: list = []  # entries whose results this one used (for liveness)
         self.reach = None  # units and module globals its whole subtree depends on (memo._reach)

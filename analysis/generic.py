@@ -396,28 +396,6 @@ def _pinned(conds, names) -> dict:
     return out
 
 
-def only_attribute_base(unit, name: str) -> bool:
-    """Is the parameter read only as `name.attr` (`optimizer.step()`, `cfg.dim`)? Such a
-    value of unknown shape never flows into a tensor op itself (a tensor's own methods
-    would have been recorded by its probe), so it need not blur the context's shapes."""
-    cache = unit.__dict__.setdefault("_attr_only", {}) if hasattr(unit, "__dict__") else {}
-    if name not in cache:
-        cache[name] = _attr_only(unit.body, name)
-    return cache[name]
-
-
-def _attr_only(node, name) -> bool:
-    if isinstance(node, (list, tuple)):
-        return all(_attr_only(x, name) for x in node)
-    if isinstance(node, ir.Attr) and isinstance(node.obj, ir.Name):
-        return True  # `name.attr` (or another name's attribute)
-    if isinstance(node, ir.Name):
-        return node.id != name
-    if hasattr(node, "__dataclass_fields__"):
-        return all(_attr_only(getattr(node, f), name) for f in node.__dataclass_fields__)
-    return True
-
-
 def gather_uses(entries) -> dict:
     """probe id -> uses, from these entries and everything they called."""
     out: dict = {}

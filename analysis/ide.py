@@ -46,22 +46,20 @@ def _span(unit, nid):
 
 
 def _engine_view(engine, path: str) -> tuple:
-    """(facts' entries by unit, widened units, diagnostics records, context notes) of a run
+    """(facts' entries by unit, diagnostics records, context notes) of a run
     for a file: made once per run (an edit that changes no unit reuses the run: db.py)."""
     views = engine.__dict__.setdefault("_views", {})
     view = views.get(path)
     if view is not None:
         return view
     diags: dict = {}
-    widen: set = set()  # units that also ran with inputs of unknown shape
+    # A context that ran a def with an input it cannot compute with (Unknown, a tensor of
+    # unknown rank) leaves an '<unknown>' mark on each line it could not evaluate, and a
+    # hover there claims no dim (_unit_facts); a line it did evaluate (a constant table)
+    # holds in it like in any other.
     by_unit: dict = {}  # unit key -> the live entries holding facts of it
-    blurred: set = set()  # units a generic context ran with an input of unknown rank
     for entry in engine.live.values():
         generic = entry.id not in engine.real_ids
-        if not generic and entry.unknown_units:
-            widen |= _widened_units(entry, path)
-        elif generic and entry.unknown_units:
-            blurred |= _widened_units(entry, path)
         for unit_key in _fact_units(entry, path):
             if generic and unit_key in engine.real_units:
                 continue  # a def the file really runs: facts come from those runs only
@@ -69,21 +67,17 @@ def _engine_view(engine, path: str) -> tuple:
         for rec in entry.diags.values():
             if rec.unit[0] == path:
                 diags.setdefault(rec.key(), rec)
-    # A symbolic context that could not evaluate a def's lines (its input's rank unknown)
-    # is still a context: beside another one (the file's own test function building the
-    # model with its own sizes), no concrete dim is claimed.
-    widen |= {k for k in blurred if k not in engine.real_units and len(by_unit.get(k, ())) > 1}
-    view = views[path] = (by_unit, widen, diags, context_notes_by_entry(engine))
+    view = views[path] = (by_unit, diags, context_notes_by_entry(engine))
     return view
 
 
 def build_file_analysis(host, engine, path: str) -> FileAnalysis:
     units = host.units(path)
-    by_unit, widen, diags, notes = _engine_view(engine, path)
+    by_unit, diags, notes = _engine_view(engine, path)
     result = FileAnalysis(path)
     # Facts are placed in file lines when first read (a hover, inlay hints), not here: an
     # edit that moves lines publishes its diagnostics without re-placing every fact below.
-    result.make_facts = _facts_maker(_collect_facts(host, engine, path, units, by_unit, widen, notes))
+    result.make_facts = _facts_maker(_collect_facts(host, engine, path, units, by_unit, notes))
 
     for rec in diags.values():
         unit = units.get(rec.unit[1])
@@ -155,7 +149,7 @@ def _facts_maker(placements):
     return make
 
 
-def _collect_facts(host, engine, path, units, by_unit, widen, notes) -> list:
+def _collect_facts(host, engine, path, units, by_unit, notes) -> list:
     """[(group, shift)]: each def's or module statement's facts and where they are now."""
     cache = host.fact_cache
     lines = host.lines(path)
@@ -166,13 +160,13 @@ def _collect_facts(host, engine, path, units, by_unit, widen, notes) -> list:
         unit = units.get(unit_key)
         if unit is None:
             continue
-        runs = _runs_signature(engine, path, unit_key, entries, widen, notes)
+        runs = _runs_signature(engine, path, unit_key, entries, notes)
         if unit.kind != "module":
             key = (path, unit_key)
             used.add(key)
             group = cache.get(key)
             if group is None or group.signature != (runs, unit.stamp):
-                facts = _unit_facts(engine, path, unit_key, entries, runs[1], runs[2])
+                facts = _unit_facts(engine, path, unit_key, entries, runs[1])
                 group = cache[key] = _FactGroup((runs, unit.stamp),
                                                 _placed(facts, unit.spans, lines, unit.shift()))
             out.append((group, unit.shift()))
@@ -186,7 +180,7 @@ def _collect_facts(host, engine, path, units, by_unit, widen, notes) -> list:
         used.add(key)
         per_segment = cache.get(key)
         if per_segment is None or per_segment[0] != runs:
-            facts = _unit_facts(engine, path, unit_key, entries, runs[1], runs[2])
+            facts = _unit_facts(engine, path, unit_key, entries, runs[1])
             buckets: dict = {}
             for fact in facts:
                 buckets.setdefault(fact[0] >> LOCAL_BITS, []).append(fact)
@@ -209,14 +203,13 @@ def _collect_facts(host, engine, path, units, by_unit, widen, notes) -> list:
     return out
 
 
-def _runs_signature(engine, path, unit_key, entries, widen, notes) -> tuple:
-    """What a unit's facts are made of in a run (its entries, widened, the notes), made
+def _runs_signature(engine, path, unit_key, entries, notes) -> tuple:
+    """What a unit's facts are made of in a run (its entries and the notes), made
     once per run."""
     sigs = engine.__dict__.setdefault("_run_signatures", {})
     sig = sigs.get((path, unit_key))
     if sig is None:
-        sig = sigs[(path, unit_key)] = (tuple(sorted(e.id for e in entries)), unit_key in widen,
-                                        _unit_notes(notes, entries))
+        sig = sigs[(path, unit_key)] = (tuple(sorted(e.id for e in entries)), _unit_notes(notes, entries))
     return sig
 
 
@@ -309,16 +302,7 @@ def _fact_units(entry, path) -> set:
     return units
 
 
-def _widened_units(entry, path) -> set:
-    cached = entry.__dict__.get("_widened")
-    if cached is None:
-        cached = entry._widened = {}
-        for p, k in entry.unknown_units:
-            cached.setdefault(p, set()).add(k)
-    return cached.get(path, set())
-
-
-def _unit_facts(engine, path, unit_key, entries, widened, notes=((), ())) -> list:
+def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
     """The facts of one unit, from the live entries that ran it, as
     (nid, shape, origin, is_target, variants, notes) tuples; `notes` are the unit's
     (defaults, assumed batch dims) from _unit_notes."""
@@ -354,7 +338,7 @@ def _unit_facts(engine, path, unit_key, entries, widened, notes=((), ())) -> lis
         variants = tuple(sorted({value_text(v) for v in vals})) if len(vals) > 1 else ()
         if nid in many:
             variants = variants + ("…",)  # more shapes than listed; the join covers them
-        if widened or nid in unevaluated:
+        if nid in unevaluated:
             # Some call of this def had inputs of unknown shape, or could not evaluate this
             # line: what it computed there is unknown, so no single concrete shape is claimed.
             joined = _unknown_dims(joined)
@@ -363,13 +347,13 @@ def _unit_facts(engine, path, unit_key, entries, widened, notes=((), ())) -> lis
         origin = "; ".join(sorted(origins.get(nid, []))[:3])
         out.append((nid, value_text(joined), origin or _origin_text(vals), nid in targets, variants,
                     _notes_for([joined], notes)))
-    contract = _contract(engine, unit_key, entries, widened, notes)
+    contract = _contract(engine, unit_key, entries, notes)
     if contract is not None:
         out.append(contract)
     return out
 
 
-def _contract(engine, unit_key, entries, widened, notes=((), ())):
+def _contract(engine, unit_key, entries, notes=((), ())):
     """The def's inferred contract over the contexts that ran it, as a fact on its name:
     `(x: Tensor[N, 3, H, W]) -> Tensor[N, num_classes]`, or None when no input or result is
     a tensor. Each parameter and the result are joined over the contexts, like any fact."""
@@ -388,8 +372,7 @@ def _contract(engine, unit_key, entries, widened, notes=((), ())):
 
     def joined(vals):
         vals = sorted(vals, key=value_text)
-        out = _join_all(engine, vals)
-        return _unknown_dims(out) if widened else out
+        return _join_all(engine, vals)
 
     shown = [(n, joined(vs)) for n, vs in params.items()]
     result = joined([r for r in results if r is not None]) if any(r is not None for r in results) else None

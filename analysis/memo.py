@@ -9,7 +9,7 @@ from .values import DictVal, FunctionVal, ListVal, Ref, is_tensor, value_key
 from .ops.spec import TensorValue
 from . import pybuiltins
 from .annotations import tensor_from_annotation
-from .generic import GENERIC_REST, context_notes, generic_hyperparameter, only_attribute_base
+from .generic import GENERIC_REST, context_notes, generic_hyperparameter
 from .frames import MAX_DEPTH, CALL_STEPS, reachable, depth_exceeded, over_step_limit, Dep, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
 
 
@@ -215,7 +215,6 @@ class MemoMixin:
         bound, hard = self._bind(fn, unit, args, kwargs, generic)
         if bound is None:
             return UNKNOWN
-        opaque: set = set()  # unknown arguments that only have their attributes read
         if not (generic or self.probing):
             # Arguments of unknown shape are analysed as symbols (generic.py), so this
             # context says what holds for any value instead of nothing.
@@ -225,7 +224,6 @@ class MemoMixin:
                     bound.update({n: generic_hyperparameter(n, UNKNOWN) for n in unknown})
                 else:
                     bound.update(self.probe_inputs(fn, [], dict(bound), unknown))
-            opaque = {n for n in unknown if bound.get(n) is UNKNOWN and only_attribute_base(unit, n)}
         try:
             args_key = tuple((k, value_key(v)) for k, v in bound.items())
             call_key = arguments_key(args, kwargs)  # before the call, for the caller's deps
@@ -246,14 +244,6 @@ class MemoMixin:
             self.log.append(f"infer:{fn.qualname}")
             entry = Entry(key, fn.unit_key)
             entry.units[(fn.path, fn.unit_key)] = unit.digest
-            # An input the body cannot compute with (Unknown, or a tensor of unknown rank)
-            # leaves lines without facts in this context: the other contexts' facts must not
-            # stand alone (ide widens them). A tensor with some unknown dims is computed
-            # with: its facts carry `?` where they depend on them, and join honestly.
-            if any((v is UNKNOWN or (isinstance(v, TensorValue) and v.shape is None))
-                   for k, v in bound.items()
-                   if k not in opaque and (not generic or isinstance(v, TensorValue))):
-                entry.unknown_units.add((fn.path, fn.unit_key))
             frame = Frame(self, unit, fn.path, entry, fn.closure)
             genv = self.module_envs.get(fn.path)
             if genv is None:  # re-asked by a validation before its module ran in this run
@@ -333,7 +323,6 @@ class MemoMixin:
                 _add_fact(caller.entry.facts, k, v)
         caller.entry.diags.update(entry.diags)
         caller.entry.units.update(entry.units)
-        caller.entry.unknown_units |= entry.unknown_units
         for name, n in entry.unknown_ops.items():
             caller.entry.unknown_ops[name] = caller.entry.unknown_ops.get(name, 0) + n
         caller.entry.deps.extend(entry.deps)
