@@ -609,19 +609,12 @@ class ExpressionsMixin:
         if len(live) == 1:
             return live[0]
         out = {}
-        keys = set(live[0])
-        for e in live[1:]:
-            keys &= set(e)
-        for k in keys:
-            v = live[0][k]
-            for e in live[1:]:
-                v = self.join(v, e[k])
-            out[k] = v
-        # A name bound on only some paths is Unknown afterwards.
+        # A name bound on only some paths is what those paths bound: reading it where a
+        # path left it unbound raises (NameError, UnboundLocalError), so no value comes
+        # from there (`if cfg.norm is None: norm = nn.BatchNorm2d` and no else).
         for e in live:
-            for k in e:
-                if k not in out:
-                    out[k] = UNKNOWN
+            for k, v in e.items():
+                out[k] = self.join(out[k], v) if k in out else v
         return out
 
     # =====================================================================================

@@ -278,6 +278,11 @@ def _isinstance_ref(v, name):
     short = name.rsplit(".", 1)[-1]
     if v is UNKNOWN:
         return UNKNOWN
+    from . import generic
+    if isinstance(v, (generic.DefaultNone, generic.DefaultZero)):
+        return UNKNOWN  # a None (0) default of a class nobody builds: the model may pass anything
+    if isinstance(v, generic.DefaultBool):
+        return True if name in ("builtins.bool", "builtins.int") else UNKNOWN
     if isinstance(v, EnumMember):
         if name.startswith("enum."):
             return name in ("enum.Enum", "enum.ReprEnum") or any(b.name == name for b in v.cls.builtin_bases())
