@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import ir
 from . import shapes as S
-from .ops.spec import Dtype, TensorValue
+from .ops.spec import REGISTRY, Dtype, TensorValue, spread_is_neutral
 from .shapes import UNKNOWN
 from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance,
                      ListVal, ModuleNS, NNModule, PartialVal, Ref, SliceVal, is_tensor, value_key)
@@ -224,6 +224,7 @@ class ExpressionsMixin:
     def eval_call(self, frame, node, env):
         func = self.eval(frame, node.func, env, record=False)
         args, kwargs = [], {}
+        neutral_rest = False  # a generic `**kwargs` spread into a torch op (spread_is_neutral)
         for a in node.args:
             v = self.eval(frame, a.value, env)
             if a.star == 1:
@@ -243,12 +244,16 @@ class ExpressionsMixin:
                     kwargs.update(v.items)
                 elif getattr(v, "generic_rest", False) and isinstance(func, (FunctionVal, ClassVal, BoundMethod)):
                     kwargs[generic.GENERIC_REST] = True  # the **kwargs of a def nobody calls
+                elif getattr(v, "generic_rest", False) and isinstance(func, Ref) and REGISTRY.get(func.name):
+                    neutral_rest = True
                 else:
                     return UNKNOWN
             elif a.name:
                 kwargs[a.name] = v
             else:
                 args.append(v)
+        if neutral_rest and not spread_is_neutral(REGISTRY[func.name], args, kwargs):
+            return UNKNOWN
         return self.call_value(func, args, kwargs, (frame, node))
 
     def call_value(self, func, args, kwargs, site):

@@ -65,7 +65,18 @@ def generic_hyperparameter(name: str, default, defaults: dict | None = None):
         if defaults is not None:
             defaults[name] = default  # the hover's "with the defaults" variant
         return S.sym(name)
+    if _int_tuple(default):
+        # `stride=(1, 1)`: each item as an int default of its own (`stride_0`, `stride_1`)
+        from .values import ListVal
+        return ListVal([generic_hyperparameter(f"{name}_{i}", d, defaults) for i, d in enumerate(default.items)],
+                       default.kind)
     return default
+
+
+def _int_tuple(v) -> bool:
+    from .values import ListVal
+    return isinstance(v, ListVal) and v.kind == "tuple" and 0 < len(v.items) <= 3 and \
+        all(type(d) is int for d in v.items)
 
 
 # A keyword in a call's arguments: the call spreads the `**kwargs` of a def nobody calls

@@ -64,7 +64,7 @@ def check_def(facts: list) -> list[str]:
                     problems.append(f"{desc}: {d} is {binding[d]} elsewhere, torch says {n}")
     pending = [(desc, d, n) for desc, dims, shape in facts if len(dims) == len(shape)
                for d, n in zip(dims, shape) if not d.isdigit() and not _NAME.match(d) and "?" not in d]
-    for size in (1, 1, 2, 1, 3, 1):  # bind symbols that only appear inside expressions
+    for size in (1, 1, 2, 1, 3, 1, 2, 1):  # bind symbols that only appear inside expressions
         for desc, d, n in pending:
             free = sorted(s for s in set(_IDENT.findall(d)) if s not in binding and s != "max")
             if len(free) == size:

@@ -76,6 +76,33 @@ class Unknowable(Exception):
     """The spec cannot say anything: the result is Unknown and no diagnostic is made."""
 
 
+# Parameters of torch ops and layers that never change a result's shape: a `**kwargs` of
+# unknown content spread into a call that gives every other parameter explicitly changes
+# no shape (`Conv2d(in_ch, out_ch, k, stride, padding, **kwargs)` in a block nobody builds).
+SHAPE_NEUTRAL_PARAMS = frozenset({
+    "device", "dtype", "padding_mode", "bias", "inplace", "eps", "momentum", "affine",
+    "track_running_stats", "elementwise_affine", "p", "negative_slope", "approximate",
+    "generator", "requires_grad", "memory_format", "layout", "pin_memory", "non_blocking",
+    "alpha", "beta", "threshold", "value", "lambd", "min_val", "max_val", "init",
+    "num_parameters", "training", "_random_samples",
+})
+
+
+def spread_is_neutral(spec: "OpSpec", args, kwargs) -> bool:
+    """Could a `**kwargs` of unknown content spread into this call change its shape? Not
+    when every parameter the call leaves out is shape-neutral (and the op takes no
+    `**kwargs` of its own)."""
+    params = spec.signature.parameters.values()
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        return False
+    try:
+        given = spec.signature.bind_partial(*args, **kwargs).arguments
+    except TypeError:
+        return False
+    return all(p.name in given or p.name in SHAPE_NEUTRAL_PARAMS for p in params
+               if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY))
+
+
 class _AnyInt:
     """An int index whose value is not known (`x[:, i]` in a loop over range(t)): it selects
     one position, so the dim goes; the dispatcher passes it for the engine's SOME_INT."""
