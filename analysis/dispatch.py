@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from . import shapes as S
 from . import solver
-from .ops.spec import (ANY_INT, REGISTRY, Dtype, OpContext, ShapeError, SomeTensors, TensorValue, Unknowable,
+from .ops.spec import (ANY_INT, REGISTRY, SHAPE_MISMATCH, Dtype, OpContext, ShapeError, SomeTensors, TensorValue, Unknowable,
                        run_spec)
 from .shapes import UNKNOWN
 from .values import (BoundRef, Container, DictVal, FunctionVal, Instance, ListVal, NNModule, Ref,
@@ -122,7 +122,8 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
             out = fold(spec.name, out, s_args, s_kwargs)
         out = layout.propagate(spec.name, out, s_args, s_kwargs)
     except ShapeError as e:
-        if _has_unknown_value(s_args, s_kwargs, module):
+        if _has_unknown_value(s_args, s_kwargs, module) and not _fails_for_any_option(
+                ctx, spec, s_args, s_kwargs, module, forward, e):
             return UNKNOWN  # a spec comparing an unknown `mode` with strings proves nothing
         _report_error(engine, site, e, args, module, spec)
         return UNKNOWN
@@ -157,6 +158,39 @@ def _rests_on_soft(engine, frame, cond) -> bool:
         return False
     verdict, _, _ = solver.check(hard, cond, engine.timeout_ms)
     return verdict != "unsat"
+
+
+def _fails_for_any_option(ctx, spec, s_args, s_kwargs, module, forward, error) -> bool:
+    """A shape mismatch in an op with an Unknown option (`Linear(dim + 1, kv_dim)` where
+    kv_dim is one of two values): does it fail whatever the options are? Run again with a
+    fresh symbol for each Unknown option; the same mismatch again means the unknown ones
+    played no part (an unknown `mode` compared with strings would fail another way, or not)."""
+    if error.code != SHAPE_MISMATCH:
+        return False
+    fresh = iter(S.sym(f"_option{i}") for i in range(10_000))
+
+    def filled(v, depth=0):
+        if v is UNKNOWN:
+            return next(fresh)
+        if depth < 3 and isinstance(v, (list, tuple)):
+            return type(v)(filled(x, depth + 1) for x in v)
+        if depth < 3 and isinstance(v, dict):
+            return {k: filled(x, depth + 1) for k, x in v.items()}
+        return v
+    args = [s_args[0]] + [filled(a) for a in s_args[1:]] if s_args else []
+    kwargs = {k: filled(v) for k, v in s_kwargs.items()}
+    retry = OpContext(op_name=spec.name, checker=ctx.checker)
+    try:
+        if forward:
+            attrs = {k: filled(v) for k, v in dict(module.attrs, training=module.training).items()}
+            spec.forward.fn(retry, attrs, *args, **kwargs)
+        else:
+            run_spec(spec, retry, args, kwargs)
+    except ShapeError as again:
+        return again.code == SHAPE_MISMATCH
+    except Exception:  # noqa: BLE001 - Unknowable, or a spec that cannot take a symbol there
+        return False
+    return False
 
 
 def _has_unknown_value(s_args, s_kwargs, module) -> bool:

@@ -402,6 +402,12 @@ def dim_text(d: Dim) -> str:
     return "?" if d is UNKNOWN else str(d)
 
 
+def mat_text(*dims: Dim) -> str:
+    """Dims in PyTorch's `128x32` notation; a compound one in parentheses: `(dim + 1)x32`."""
+    texts = (dim_text(d) for d in dims)
+    return "x".join(t if t.isidentifier() or t.isdigit() or t == "?" else f"({t})" for t in texts)
+
+
 # ---------------------------------------------------------------------------------------
 # Conditions
 # ---------------------------------------------------------------------------------------

@@ -126,8 +126,8 @@ def mha_forward(ctx, m, query, key, value, key_padding_mask=None, need_weights=T
         ctx.require(S.and_(S.eq(Sk, Sv), S.eq(Nk, Nv), S.eq(Ek, Ev)), SHAPE_MISMATCH,
                     f"key shape {_tsize(k)} does not match value shape {_tsize(v)}")
         ctx.require(S.eq(Ek, embed), SHAPE_MISMATCH,
-                    f"mat1 and mat2 shapes cannot be multiplied ({_t(S.mul(Sk, Nk))}x{_t(Ek)} and "
-                    f"{_t(embed)}x{_t(embed)})", repair={"kdim": Ek})
+                    f"mat1 and mat2 shapes cannot be multiplied ({S.mat_text(S.mul(Sk, Nk), Ek)} and "
+                    f"{S.mat_text(embed, embed)})", repair={"kdim": Ek})
     else:
         ctx.require(S.and_(S.eq(Sk, Sv), S.eq(Nk, Nv)), SHAPE_MISMATCH,
                     f"key's sequence and batch dims {_tup(k[:2])} do not match value's {_tup(v[:2])}")
@@ -192,8 +192,8 @@ def _mha_forward(ctx, m, query, key, value, key_padding_mask=None, need_weights=
 
 def _linear(ctx, x, in_f, out_f):
     ctx.require(S.eq(x[-1], in_f), SHAPE_MISMATCH,
-                f"mat1 and mat2 shapes cannot be multiplied ({_t(S.prod(x[:-1]))}x{_t(x[-1])} and "
-                f"{_t(in_f)}x{_t(out_f)})")
+                f"mat1 and mat2 shapes cannot be multiplied ({S.mat_text(S.prod(x[:-1]), x[-1])} and "
+                f"{S.mat_text(in_f, out_f)})")
     return tuple(x[:-1]) + (out_f,)
 
 

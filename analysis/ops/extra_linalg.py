@@ -16,7 +16,7 @@ _T = S.dim_text
 
 
 def _mat_text(shape):
-    return "x".join(_T(d) for d in shape)
+    return S.mat_text(*shape)
 
 
 def real_dtype(dt):

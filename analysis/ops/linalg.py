@@ -21,7 +21,7 @@ def _same_dtype(ctx, a, b, what="expected m1 and m2 to have the same dtype"):
 
 
 def _mat_text(shape):
-    return "x".join(S.dim_text(d) for d in shape)
+    return S.mat_text(*shape)
 
 
 @op("torch.matmul", "Tensor.matmul", "Tensor.__matmul__")
@@ -58,8 +58,8 @@ def matmul(ctx, input, other):
         # PyTorch folds the batch into rows: the message is mm's.
         rows = S.prod(a2[:-1])
         ctx.require(S.eq(a2[-1], b2[-2]), SHAPE_MISMATCH,
-                    f"mat1 and mat2 shapes cannot be multiplied ({S.dim_text(rows)}x"
-                    f"{S.dim_text(a2[-1])} and {_mat_text(b2)})")
+                    f"mat1 and mat2 shapes cannot be multiplied ({S.mat_text(rows, a2[-1])} and "
+                    f"{_mat_text(b2)})")
     else:
         ctx.require(S.eq(a2[-1], b2[-2]), SHAPE_MISMATCH,
                     f"Expected size for first two dimensions of batch2 tensor to be: "
@@ -147,8 +147,8 @@ def linear(ctx, input, weight, bias=None):
     rows = S.prod(x[:-1]) if len(x) > 1 else 1
     if len(w) == 2:
         ctx.require(S.eq(x[-1], w[1]), SHAPE_MISMATCH,
-                    f"mat1 and mat2 shapes cannot be multiplied ({S.dim_text(rows)}x{S.dim_text(x[-1])} "
-                    f"and {S.dim_text(w[1])}x{S.dim_text(w[0])})",
+                    f"mat1 and mat2 shapes cannot be multiplied ({S.mat_text(rows, x[-1])} "
+                    f"and {S.mat_text(w[1], w[0])})",
                     repair={"in_features": x[-1]})
         out = x[:-1] + (w[0],)
     else:
