@@ -183,6 +183,40 @@ def record(frame, probe: RankProbe, kind: str, data) -> None:
 _NEGATIVE = frozenset(range(-MAX_RANK - 2, 0))
 
 
+def rank_assertion(engine, frame, test, env) -> None:
+    """`assert x.dim() == 3`, `torch._assert(x.ndim in (3, 4), ...)`, `assert len(x.shape)
+    == 4`: in a probing run, the ranks an input may have are the ones the assert admits."""
+    if not engine.probing or not isinstance(test, ir.Compare) or len(test.ops) != 1:
+        return
+    op, right = test.ops[0], test.comparators[0]
+    if op == "==" and isinstance(right, ir.Const) and type(right.value) is int:
+        ranks = frozenset({right.value})
+    elif op == "in" and isinstance(right, (ir.TupleE, ir.ListE, ir.SetE)) and \
+            all(isinstance(e, ir.Const) and type(e.value) is int for e in right.elts):
+        ranks = frozenset(e.value for e in right.elts)
+    else:
+        return
+    subject = _rank_subject(test.left)
+    if subject is None:
+        return
+    probe = engine.eval(frame, subject, env, record=False)
+    if is_probe(probe):
+        record(frame, probe, "ranks", (ranks - _NEGATIVE, {}))
+
+
+def _rank_subject(node):
+    """The tensor expression whose rank `node` reads: x in x.dim(), x.ndim, len(x.shape)."""
+    if isinstance(node, ir.Attr) and node.name == "ndim":
+        return node.obj
+    if isinstance(node, ir.Call) and not node.args and isinstance(node.func, ir.Attr) and \
+            node.func.name in ("dim", "ndimension"):
+        return node.func.obj
+    if isinstance(node, ir.Call) and isinstance(node.func, ir.Name) and node.func.id == "len" and \
+            len(node.args) == 1 and isinstance(node.args[0].value, ir.Attr) and node.args[0].value.name == "shape":
+        return node.args[0].value.obj
+    return None
+
+
 def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
     """(admitted ranks or None, {rank: {dim index: value the op requires}}, preserving, kept)
     for the op on fresh dims of each rank: a rank is admitted unless the op fails for every

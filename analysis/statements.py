@@ -45,7 +45,11 @@ class StatementsMixin:
                 self.assign(frame, target, value, env, s.value, hint=hint)
             return env
         if t is ir.ExprStmt:
-            self.eval(frame, s.value, env)
+            v = s.value
+            if type(v) is ir.Call and v.args and not v.args[0].name and \
+                    _is_ref(self.eval(frame, v.func, env, record=False), "torch._assert"):
+                generic.rank_assertion(self, frame, v.args[0].value, env)  # `torch._assert(x.dim() == 3, ...)`
+            self.eval(frame, v, env)
             return env
         if t is ir.Return:
             value = self.eval(frame, s.value, env) if s.value is not None else None
@@ -333,6 +337,7 @@ class StatementsMixin:
         return out
 
     def exec_assert(self, frame, s, env):
+        generic.rank_assertion(self, frame, s.test, env)
         test = self.eval(frame, s.test, env)
         if test is not True:
             frame.may_raise = True
@@ -711,6 +716,10 @@ def _catches_import_error(exc_type) -> bool:
     return name in _IMPORT_ERRORS
 
 
+
+
+def _is_ref(v, name: str) -> bool:
+    return isinstance(v, Ref) and v.name == name
 
 
 def known_prefix(v) -> list:
