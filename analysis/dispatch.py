@@ -17,7 +17,7 @@ from .values import (BoundRef, Container, DictVal, FunctionVal, Instance, ListVa
 from . import calltrace, pybuiltins
 from . import layout
 from .limits import format_too_big, replace_too_big
-from .values import added_after_loop, alike, too_many
+from .values import MaybeNone, added_after_loop, alike, too_many
 from . import datasources, generic
 from .constant_values import fold, item
 from .ops.tensor_attrs import LegacyTypeName
@@ -32,7 +32,11 @@ _DTYPES = {"float32": "float32", "float": "float32", "float64": "float64", "doub
 # =========================================================================================
 # Spec-level conversion
 # =========================================================================================
-def to_spec(v, some_tensors: bool = False):
+def to_spec(v, some_tensors: bool = False, zero=UNKNOWN):
+    """The spec-level form of an engine value. A 0 default of a class nobody builds
+    (`generic.DefaultZero`) is `zero`: 0 for a layer's constructor (`padding=padding`: the
+    default switches nothing on), Unknown for an op (`x.expand(b, n_mem, -1)`: the model
+    may be built with another size)."""
     if isinstance(v, (TensorValue, Dtype, LegacyTypeName)) or v is None or v is UNKNOWN or v is Ellipsis:
         return v
     if isinstance(v, enums.EnumMember):  # a str/int enum member is its value to torch
@@ -42,7 +46,7 @@ def to_spec(v, some_tensors: bool = False):
     if isinstance(v, generic.DefaultNone):
         return None
     if isinstance(v, generic.DefaultZero):
-        return 0
+        return zero
     if v is SOME_INT:
         return UNKNOWN  # a size or bound of unknown value (indexing: _index_spec)
     if v is ANY_INT:
@@ -53,14 +57,14 @@ def to_spec(v, some_tensors: bool = False):
         if getattr(v, "unknown", False):
             element = getattr(v, "element", None)
             if isinstance(element, TensorValue) and some_tensors:  # tensors a loop appended
-                return SomeTensors(tuple(to_spec(x) for x in v.items[:getattr(v, "prefix", 0)]), element)
+                return SomeTensors(tuple(to_spec(x, zero=zero) for x in v.items[:getattr(v, "prefix", 0)]), element)
             return UNKNOWN  # its items are not all known (a loop appended to it, *rest)
-        items = [to_spec(x) for x in v.items]
+        items = [to_spec(x, zero=zero) for x in v.items]
         return items if v.kind == "list" else tuple(items)
     if isinstance(v, DictVal):
         if getattr(v, "unknown", False):
             return UNKNOWN
-        return {k: to_spec(x) for k, x in v.items.items()}
+        return {k: to_spec(x, zero=zero) for k, x in v.items.items()}
     if isinstance(v, SliceVal):
         return slice(*(UNKNOWN if isinstance(b, generic.DefaultZero) else to_spec(b)  # a bound, not an option
                        for b in (v.start, v.stop, v.step)))
@@ -102,8 +106,9 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
     ctx = OpContext(op_name=spec.name, checker=checker)
     # Only the joining ops read a list of tensors of unknown length (SomeTensors).
     joins = spec.name in SOME_TENSORS_OPS
-    s_args = [to_spec(a, joins) for a in args]
-    s_kwargs = {k: to_spec(v) for k, v in kwargs.items()}
+    zero = 0 if getattr(spec, "constructor", False) else UNKNOWN  # (to_spec)
+    s_args = [to_spec(a, joins, zero) for a in args]
+    s_kwargs = {k: to_spec(v, zero=zero) for k, v in kwargs.items()}
     if engine.probing and frame is not None:
         same = _record_probe_ranks(frame, spec, s_args, s_kwargs, module if forward else None)
         if same is not None:
@@ -1053,6 +1058,8 @@ def _identity(a, b):
         return UNKNOWN
     if isinstance(a, generic.DefaultNone) or isinstance(b, generic.DefaultNone):
         return UNKNOWN  # None by default, a value when the model is built with one
+    if isinstance(a, MaybeNone) or isinstance(b, MaybeNone):
+        return UNKNOWN  # None on some paths (analysis.flags splits the test)
     if a is None or b is None:
         return a is b
     if isinstance(a, bool) and isinstance(b, bool):

@@ -8,10 +8,10 @@ from . import shapes as S
 from .ops.spec import REGISTRY, Dtype, TensorValue, spread_is_neutral
 from .shapes import UNKNOWN
 from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance,
-                     ListVal, ModuleNS, NNModule, PartialVal, Ref, SliceVal, is_tensor, value_key)
+                     ListVal, MaybeNone, ModuleNS, NNModule, PartialVal, Ref, SliceVal, is_tensor, value_key)
 from . import limits, pybuiltins, values
 from .memo import arguments_key
-from . import autograd_function, datasources, enums, generic, intervals, solver
+from . import autograd_function, datasources, enums, flags, generic, intervals, solver
 from .alternatives import OneOf, either
 from .dispatch import (binary_op, call_external, compare_values, external_attr, subscript_value,
                        unary_op, SOME_INT, is_int_like)
@@ -68,7 +68,7 @@ class ExpressionsMixin:
             elif test is False:
                 v = self.eval(frame, node.orelse, env, record)
             else:
-                v = self.join(self.eval(frame, node.body, env, record), self.eval(frame, node.orelse, env, record))
+                v = self._both_ways(frame, node, env, record)
         elif t is ir.TupleE:
             v = _sequence(self._elts(frame, node.elts, env), "tuple")
         elif t is ir.ListE:
@@ -97,6 +97,20 @@ class ExpressionsMixin:
         elif v is UNKNOWN:
             frame.may_raise = True
         return v
+
+    def _both_ways(self, frame, node, env, record):
+        """`a if test else b` with the test not known: the join of both, each evaluated with
+        what the test says of the flags and maybe-None values it reads (analysis.flags):
+        `default_val if val is None else val` is never None."""
+        sp = flags.split(self, frame, node.test, env)
+        if sp is None:
+            return self.join(self.eval(frame, node.body, env, record), self.eval(frame, node.orelse, env, record))
+        out = []
+        for truth, branch in ((True, node.body), (False, node.orelse)):
+            if sp.possible(truth):
+                with flags.assumed(self, env, sp.atoms, sp.values_when(truth)) as way_env:
+                    out.append(self.eval(frame, branch, way_env, record))
+        return out[0] if len(out) == 1 else self.join(out[0], out[1])
 
     def fstring(self, frame, node, env):
         out = []
@@ -569,6 +583,12 @@ class ExpressionsMixin:
         if isinstance(a, generic.DefaultNone) or isinstance(b, generic.DefaultNone):
             none, other = (a, b) if isinstance(a, generic.DefaultNone) else (b, a)
             return none.join(other, generic.context_notes(self, "defaults"))
+        if (a is None or isinstance(a, MaybeNone)) != (b is None or isinstance(b, MaybeNone)) or \
+                (isinstance(a, MaybeNone) and isinstance(b, MaybeNone)):
+            # a tensor one way, None the other (or either): None on some paths
+            inner = [x.value if isinstance(x, MaybeNone) else x for x in (a, b) if x is not None]
+            v = inner[0] if len(inner) == 1 else self.join(inner[0], inner[1])
+            return MaybeNone(v) if isinstance(v, TensorValue) else UNKNOWN
         if isinstance(a, TensorValue) and isinstance(b, TensorValue):
             if a == b:
                 return a
@@ -626,6 +646,8 @@ class ExpressionsMixin:
     # Facts and diagnostics
     # =====================================================================================
     def record(self, frame, nid, value, target=False):
+        if isinstance(value, MaybeNone):
+            value = value.value  # where the line holds a tensor, it has this shape
         if isinstance(value, TensorValue) or (isinstance(value, ListVal) and value.items and
                                                any(isinstance(x, TensorValue) for x in value.items)):
             # A list is shown as it was here, not as later appends left it.

@@ -1,118 +1,151 @@
-"""Default flags in tests: `if not self.receives_context:`, `assert not (self.causal and
-mask is None)`.
+"""Tests on values with a few known options: default flags and tensors that may be None.
 
-A bool flag of a class nobody builds is a `generic.DefaultBool`: an `if` on it runs both
-ways. Each way knows which value the flag has there, and code inside that way that reads the
-flag again (`self.to_k(x if not self.receives_context else context)`, a helper method) must
-see that value, not the undecided flag. An `assert` keeps only the values for which it
-holds; a way that ends (`raise`, `return`) leaves the other value to the code after it.
+- A bool flag of a class nobody builds is a `generic.DefaultBool`: `if not
+  self.receives_context:` runs both ways, and each way sees the flag's value there; a 0
+  default (`generic.DefaultZero`) is 0 where `num_mem_kv > 0` is false and a symbol (a
+  size >= 1) where it is true.
+- A tensor on some paths and None on others is a `values.MaybeNone` (`self.mem_kv =
+  nn.Parameter(...) if num_mem_kv > 0 else None`, a positional embedding that may be
+  `Always(None)`): in `if exists(pos_emb):` or `default_val if val is None else val` the
+  not-None way sees the tensor.
 
-A test is split only when the flags are read directly by the boolean structure of the test
-(names and attributes under `not`, `and`, `or`); every other part of it is evaluated once,
-and must be decided, for the split to say anything.
+An `assert` keeps only the options for which it holds; a way that ends (`raise`, `return`)
+leaves the other options to the code after it. A test is split when it reads at most
+MAX_ATOMS such values (names, or attributes of a module) and is decided for every
+combination of their options; anything else in it must be decided too.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from itertools import product
 
 from . import ir
-from .generic import DefaultBool
 from . import values as V
-from .values import Instance, NNModule
+from . import shapes as S
+from .generic import DefaultBool, DefaultZero
+from .values import Instance, MaybeNone, NNModule
 
-MAX_FLAGS = 3
+MAX_ATOMS = 3
+_SPLIT = (DefaultBool, DefaultZero, MaybeNone)  # the values with a few known options
 
 
 class Split:
-    """The flags a test reads and, for each assignment of them, the test's truth."""
+    """The values a test reads and, for each combination of their options, its truth."""
 
     def __init__(self, atoms, truths):
-        self.atoms = atoms  # [(node, DefaultBool, where)]: where is ("name", id) or ("attr", obj, name)
-        self.truths = truths  # {assignment tuple: True | False}
+        self.atoms = atoms  # [(value, where)]: where is ("name", id) or ("attr", obj, name)
+        self.truths = truths  # {options tuple: True | False}
 
     def values_when(self, truth: bool) -> dict:
-        """{atom index: the one value it has in every assignment giving `truth`}."""
+        """{atom index: the one option it has in every combination giving `truth`}."""
         chosen = [a for a, t in self.truths.items() if t is truth]
         out = {}
         for i in range(len(self.atoms)):
-            seen = {a[i] for a in chosen}
+            seen = {id(a[i]): a[i] for a in chosen}
             if len(seen) == 1:
-                out[i] = seen.pop()
+                out[i] = next(iter(seen.values()))
         return out
 
     def possible(self, truth: bool) -> bool:
         return any(t is truth for t in self.truths.values())
 
 
+def _options(v) -> tuple:
+    if isinstance(v, DefaultBool):
+        return (False, True)
+    if isinstance(v, DefaultZero):
+        return (0, S.sym(v.name))  # off, or a size the model is built with (a symbol >= 1)
+    return (None, v.value)
+
+
 def split(engine, frame, test, env) -> Split | None:
-    """The test's truth for each value of the default flags it reads, or None when it reads
-    none, reads too many, or depends on something else that is not decided."""
+    """The test's truth for each option of the values it reads, or None when it reads none,
+    reads too many, or is not decided for some combination."""
     atoms: list = []
-    leaves: dict = {}
-    if not _collect(engine, frame, test, env, atoms, leaves) or not atoms or len(atoms) > MAX_FLAGS:
+    _collect(engine, frame, test, env, atoms, set())
+    if not atoms or len(atoms) > MAX_ATOMS:
         return None
     truths = {}
-    for assignment in product((False, True), repeat=len(atoms)):
-        t = _truth(engine, frame, test, dict(zip((id(a[0]) for a in atoms), assignment)), leaves)
+    for combination in product(*(_options(v) for v, _ in atoms)):
+        with assumed(engine, env, atoms, dict(enumerate(combination))) as way_env:
+            t = engine.truth(frame, engine.eval(frame, test, way_env, record=False))
         if t is None:
             return None
-        truths[assignment] = t
+        truths[combination] = t
     return Split(atoms, truths)
 
 
-def _collect(engine, frame, node, env, atoms, leaves) -> bool:
+def _collect(engine, frame, node, env, atoms, seen) -> None:
+    """Names and module attributes under the test that hold a flag or a MaybeNone."""
     t = type(node)
-    if t is ir.UnaryOp and node.op == "not":
-        return _collect(engine, frame, node.operand, env, atoms, leaves)
-    if t is ir.BoolOp:
-        return all(_collect(engine, frame, v, env, atoms, leaves) for v in node.values)
     where = None
     if t is ir.Name:
         where = ("name", node.id)
     elif t is ir.Attr:
         obj = engine.eval(frame, node.obj, env, record=False)
-        if isinstance(obj, (Instance, NNModule)) and isinstance(obj.attrs.get(node.name), DefaultBool):
+        if isinstance(obj, (Instance, NNModule)) and isinstance(obj.attrs.get(node.name), _SPLIT):
             where = ("attr", obj, node.name)
+        else:
+            _collect(engine, frame, node.obj, env, atoms, seen)
+    elif t is ir.UnaryOp:
+        _collect(engine, frame, node.operand, env, atoms, seen)
+    elif t is ir.BoolOp:
+        for v in node.values:
+            _collect(engine, frame, v, env, atoms, seen)
+    elif t is ir.Compare:
+        for v in (node.left,) + tuple(node.comparators):
+            _collect(engine, frame, v, env, atoms, seen)
+    elif t is ir.Call:
+        for a in node.args:
+            _collect(engine, frame, a.value, env, atoms, seen)
+    if where is None:
+        return
+    key = where if where[0] == "name" else ("attr", id(where[1]), where[2])
+    if key in seen:
+        return
     v = engine.eval(frame, node, env, record=False)
-    if isinstance(v, DefaultBool) and where is not None:
-        atoms.append((node, v, where))
-        return True
-    leaves[id(node)] = engine.truth(frame, v)
-    return True
+    if isinstance(v, _SPLIT):
+        seen.add(key)
+        atoms.append((v, where))
 
 
-def _truth(engine, frame, node, assignment, leaves):
-    t = type(node)
-    if t is ir.UnaryOp and node.op == "not":
-        v = _truth(engine, frame, node.operand, assignment, leaves)
-        return None if v is None else not v
-    if t is ir.BoolOp:
-        results = [_truth(engine, frame, v, assignment, leaves) for v in node.values]
-        stop = False if node.op == "and" else True
-        for r in results:  # short-circuit: a decided operand before an undecided one decides
-            if r is stop:
-                return stop
-            if r is None:
-                return None
-        return not stop
-    if id(node) in assignment:
-        return assignment[id(node)]
-    return leaves.get(id(node))
+@contextmanager
+def assumed(engine, env, atoms, values: dict):
+    """An env (a copy) and module attributes with the atoms set to `values` while the block
+    runs; the attributes are put back after it."""
+    way_env = dict(env) if env is not None else None
+    saved = []
+    for i, value in values.items():
+        where = atoms[i][1]
+        if where[0] == "name":
+            if way_env is not None:
+                way_env[where[1]] = value
+        else:
+            _kind, obj, name = where
+            saved.append((obj, name, obj.attrs.get(name)))
+            obj.attrs[name] = value
+            V.changed(obj)
+    try:
+        yield way_env
+    finally:
+        for obj, name, old in reversed(saved):
+            obj.attrs[name] = old
+            V.changed(obj)
 
 
 def bind(engine, frame, sp: Split, env, values: dict) -> None:
-    """Give the flags their values in one way (its own env; attributes on the heap, noted
-    as that way's writes so the other way starts from the flags as they were)."""
+    """Give the atoms their values in one way of an `if` (its own env; attributes on the
+    heap, noted as that way's writes so the other way starts from them as they were)."""
     for i, value in values.items():
-        _set(engine, env, sp.atoms[i][2], value, lasting=False)
+        _set(engine, env, sp.atoms[i][1], value, lasting=False)
 
 
 def rebind(engine, env, sp: Split, values: dict) -> None:
-    """Where the code goes on: each flag is its one value there, else the undecided flag
-    again (the join of True and False would lose it). A flag left decided is a lasting
-    write to its object (the call that made it is not pure)."""
-    for i, (_node, flag, where) in enumerate(sp.atoms):
-        _set(engine, env, where, values.get(i, flag), lasting=i in values)
+    """Where the code goes on: each atom is its one value there, else what it was (the
+    join of the options would lose it). A value left decided is a lasting write to its
+    object (the call that made it is not pure)."""
+    for i, (original, where) in enumerate(sp.atoms):
+        _set(engine, env, where, values.get(i, original), lasting=i in values)
 
 
 def _set(engine, env, where, value, lasting: bool) -> None:

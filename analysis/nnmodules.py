@@ -49,6 +49,7 @@ class _CtorView:
         self.signature = spec.signature
         self.kind = "function"
         self.forward = None
+        self.constructor = True  # a 0 default given to it is 0 (dispatch.to_spec)
 
     def check_arguments(self, args, kwargs) -> None:
         self.spec.check_arguments(args, kwargs)  # the constructor's signature is the spec's
@@ -289,7 +290,7 @@ def _current_layer(inst):
     layer = inst.attrs.get("__layer__") if isinstance(inst, Instance) else None
     if not isinstance(layer, NNModule):
         return None
-    attrs = {k: to_spec(inst.attrs[k]) if k in inst.attrs else v for k, v in layer.attrs.items()}
+    attrs = {k: to_spec(inst.attrs[k], zero=0) if k in inst.attrs else v for k, v in layer.attrs.items()}
     view = NNModule(layer.name, attrs, layer.site, layer.arg_sites, layer.site_digest)
     view.set_flags(training=inst.training, dtype=layer.dtype)
     return view

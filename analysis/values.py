@@ -82,6 +82,20 @@ def tuple_val(items, kind: str = "tuple") -> ListVal:
     return ListVal(items, kind)
 
 
+class MaybeNone:
+    """A tensor on some paths and None on the others (`nn.Parameter(...) if n > 0 else None`,
+    a layer that may be `Always(None)`): a test `is None` / `exists()` on it runs both ways,
+    and the not-None way sees `value` (analysis.flags). Anything else treats it as Unknown."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def structural_key(self, key):
+        return ("maybe-none", key(self.value))
+
+
 class DictVal(Obj):
     def __init__(self, items: dict | None = None):
         super().__init__()

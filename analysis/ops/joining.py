@@ -79,7 +79,13 @@ def cat_shapes(ctx, tensors, dim, name="torch.cat()"):
                         f"{S.dim_text(ref[j])} but got size {S.dim_text(s[j])} for tensor number "
                         f"{i} in the list.")
         total = S.add(total, s[d])
-    return TensorValue(ref[:d] + (total,) + ref[d + 1:], dtype)
+    agreed = _agreed([s for _, s in kept], r)
+    return TensorValue(agreed[:d] + (total,) + agreed[d + 1:], dtype)
+
+
+def _agreed(shapes, rank) -> tuple:
+    """The dims the op requires equal across `shapes`: a known one wherever any is known."""
+    return tuple(next((s[j] for s in shapes if s[j] is not UNKNOWN), UNKNOWN) for j in range(rank))
 
 
 @op("torch.cat", "torch.concat", "torch.concatenate")
@@ -106,6 +112,7 @@ def stack_shapes(ctx, tensors, dim, name="stack"):
             ctx.fail(SHAPE_MISMATCH, msg)
         ctx.require(S.and_(*[S.eq(a, b) for a, b in zip(ref, t.shape)]), SHAPE_MISMATCH, msg)
     dtype = promote(*[t.dtype for t in tensors])
+    ref = _agreed([t.shape for t in tensors], len(ref))
     return TensorValue(ref[:d] + (len(tensors),) + ref[d:], dtype)
 
 
