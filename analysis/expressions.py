@@ -588,7 +588,9 @@ class ExpressionsMixin:
             # a tensor one way, None the other (or either): None on some paths
             inner = [x.value if isinstance(x, MaybeNone) else x for x in (a, b) if x is not None]
             v = inner[0] if len(inner) == 1 else self.join(inner[0], inner[1])
-            return MaybeNone(v) if isinstance(v, TensorValue) else UNKNOWN
+            # (a tensor, or a layer: `nn.LayerNorm(dim) if use_norm else None`)
+            return MaybeNone(v) if isinstance(v, (TensorValue, NNModule, Container, OneOf)) or \
+                (isinstance(v, Instance) and v.cls.is_module()) else UNKNOWN
         if isinstance(a, TensorValue) and isinstance(b, TensorValue):
             if a == b:
                 return a

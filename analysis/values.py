@@ -83,9 +83,10 @@ def tuple_val(items, kind: str = "tuple") -> ListVal:
 
 
 class MaybeNone:
-    """A tensor on some paths and None on the others (`nn.Parameter(...) if n > 0 else None`,
-    a layer that may be `Always(None)`): a test `is None` / `exists()` on it runs both ways,
-    and the not-None way sees `value` (analysis.flags). Anything else treats it as Unknown."""
+    """A tensor or a layer on some paths and None on the others (`nn.Parameter(...) if n > 0
+    else None`, a layer that may be `Always(None)`, `nn.LayerNorm(dim) if use_norm else
+    None`): a test `is None` / `exists()` on it runs both ways, and the not-None way sees
+    `value` (analysis.flags). Anything else treats it as Unknown."""
 
     __slots__ = ("value",)
 

@@ -4,7 +4,9 @@
   test holds, `num_mem_kv` is a size >= 1 (not its default 0); the attribute is a tensor or
   None, and `default(self.mem_kv, fallback)` is never None.
 - A layer that is either a positional embedding or `Always(None)`: `if exists(pos):` sees
-  the embedding's tensor."""
+  the embedding's tensor.
+- `nn.LayerNorm(dim) if use_norm else None`, then `if self.norm is not None:`: the layer
+  runs in the way where it exists, and the shape after the `if` is known either way."""
 import torch
 from torch import nn
 
@@ -55,4 +57,20 @@ class MemoryAttention(nn.Module):
            #^ Tensor[b, ?, max(dim, e)]
         return self.to_out(x)
 
+class OptionalNorm(nn.Module):
+    def __init__(self, dim, use_norm=False):
+        super().__init__()
+        self.fc = nn.Linear(dim, dim)
+        self.norm = nn.LayerNorm(dim) if use_norm else None
+
+    def forward(self, x):
+        b, t, c = x.shape
+        y = self.fc(x)
+        if self.norm is not None:
+            y = self.norm(y)
+        out = y + x
+       #^ Tensor[b, t, dim]
+        return out
+
 # oracle: MemoryAttention(dim=8, max_len=16, num_mem_kv=2)(torch.randn(2, 5, 8))
+# oracle: OptionalNorm(dim=8, use_norm=True)(torch.randn(2, 5, 8))
