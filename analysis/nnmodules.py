@@ -6,7 +6,7 @@ from . import calltrace, ir
 from .dispatch import from_spec, run_op, to_spec
 from .ops.spec import REGISTRY, Dtype
 from .shapes import UNKNOWN
-from .values import (value_key, added_after_loop, alike, unknown_list, BoundRef, Container, DictVal, Instance, ListVal, NNModule,
+from .values import (value_key, added_after_loop, alike, unknown_list, MaybeNone, BoundRef, Container, DictVal, Instance, ListVal, NNModule,
                      SliceVal, named_parameters, parameters, set_dtype, set_training)
 
 _DTYPE_METHODS = {"double": "float64", "float": "float32", "half": "float16", "bfloat16": "bfloat16"}
@@ -73,6 +73,10 @@ def call_module(engine, m, args, kwargs, site):
         x = args[0] if args else UNKNOWN
         rest = list(args[1:])
         for item in m.items:
+            if isinstance(item, MaybeNone) and not rest and not kwargs:
+                # a layer that may be absent (`nn.Sequential(*filter(exists, layers))`)
+                x = engine.join(x, engine.call_value(item.value, [x], {}, site))
+                continue
             x = engine.call_value(item, [x] + rest, kwargs, site)
             rest, kwargs = [], {}
         return x

@@ -580,11 +580,18 @@ def _filter(engine, args, kwargs, site):
     items = engine.iterate(None, args[1])
     if items is None:
         return UNKNOWN
-    kept = []
-    for x in items:
+    def keeps(x):
         verdict = x if args[0] is None else engine.call_value(args[0], [x], {}, site)
         truth = engine.truth(None, verdict) if not isinstance(verdict, S.Cond) else None
-        if truth is None or truth is UNKNOWN:
+        return None if truth is UNKNOWN else truth
+
+    from .values import MaybeNone
+    kept = []
+    for x in items:
+        truth = keeps(x)
+        if truth is None and isinstance(x, MaybeNone) and keeps(None) is False and keeps(x.value) is True:
+            truth = True  # `filter(exists, [..., norm_or_none, ...])`: kept where it is a layer
+        if truth is None:
             return UNKNOWN
         if truth:
             kept.append(x)

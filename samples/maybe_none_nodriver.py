@@ -6,7 +6,8 @@
 - A layer that is either a positional embedding or `Always(None)`: `if exists(pos):` sees
   the embedding's tensor.
 - `nn.LayerNorm(dim) if use_norm else None`, then `if self.norm is not None:`: the layer
-  runs in the way where it exists, and the shape after the `if` is known either way."""
+  runs in the way where it exists, and the shape after the `if` is known either way; in
+  `nn.Sequential(*filter(exists, layers))` such a layer may be there or not."""
 import torch
 from torch import nn
 
@@ -72,5 +73,26 @@ class OptionalNorm(nn.Module):
        #^ Tensor[b, t, dim]
         return out
 
+def Sequential(*modules):
+    return nn.Sequential(*filter(exists, modules))
+
+
+class FeedForward(nn.Module):
+    def __init__(self, dim, mult=4, post_act_ln=False):
+        super().__init__()
+        self.ff = Sequential(
+            nn.Linear(dim, dim * mult),
+            nn.LayerNorm(dim * mult) if post_act_ln else None,
+            nn.GELU(),
+            nn.Linear(dim * mult, dim),
+        )
+
+    def forward(self, x):
+        b, t, c = x.shape
+        out = self.ff(x)
+       #^ Tensor[b, t, dim]
+        return out
+
 # oracle: MemoryAttention(dim=8, max_len=16, num_mem_kv=2)(torch.randn(2, 5, 8))
 # oracle: OptionalNorm(dim=8, use_norm=True)(torch.randn(2, 5, 8))
+# oracle: FeedForward(dim=8, post_act_ln=True)(torch.randn(2, 5, 8))
