@@ -178,8 +178,8 @@ class StatementsMixin:
             return self.exec_block(frame, s.body, env)
         if truth is False:
             return self.exec_block(frame, s.orelse, env)
-        # A test on default flags (`if not self.receives_context:`): each way sees the
-        # value the flag has there (analysis.flags).
+        # A test on default flags or values that may be None (`if not self.receives_context:`,
+        # `if exists(pos_emb):`): each way sees what they are there (analysis.flags).
         sp = flags.split(self, frame, s.test, env)
         if sp is not None and not (sp.possible(True) and sp.possible(False)):
             return self.exec_block(frame, s.body if sp.possible(True) else s.orelse, env)
@@ -198,7 +198,7 @@ class StatementsMixin:
         if sp is not None and out is not None:
             # Where only one way goes on (`if flag: return ...`), the flags have its values.
             goes_on = on_false if a is None else on_true if b is None else \
-                {i: v for i, v in on_true.items() if on_false.get(i) == v}
+                {i: v for i, v in on_true.items() if i in on_false and on_false[i] is v}
             flags.rebind(self, out, sp, goes_on)
         return out
 
