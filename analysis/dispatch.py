@@ -216,6 +216,16 @@ def _has_unknown_value(s_args, s_kwargs, module) -> bool:
     return any(unknown(v) for v in values)
 
 
+def _tensor_index(spec, s_args, v) -> bool:
+    """`x[:, -1:, ...]`, `x[..., 0]`, `x[:, None]`: an index a list or a number does not take,
+    so the probe is surely a tensor (`x[0]` would do on a list: weak evidence only)."""
+    if spec.name != "Tensor.__getitem__" or len(s_args) < 2 or s_args[0] is not v:
+        return False
+    index = s_args[1]
+    return isinstance(index, tuple) and len(index) >= 2 and \
+        any(isinstance(i, slice) or i is Ellipsis or i is None for i in index)
+
+
 def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
     """First run of a generic context: which ranks each probed input admits here. Returns
     the probe when the op keeps its shape (its output is then the same probe), a derived
@@ -236,7 +246,7 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
             continue
         # An elementwise op with another tensor (`x / keep_prob`, `pos + x`) tells the rank
         # when the value is a tensor, but a number would do the same: weak evidence.
-        weak = generic.is_elementwise(spec.name)
+        weak = generic.is_elementwise(spec.name) and not _tensor_index(spec, s_args, v)
         generic.record(frame, v, "weak-ranks" if weak else "ranks", (ranks, pins))
         if generic._has_unbatched_form(spec.name):
             generic.record(frame, v, "spatial", True)

@@ -660,7 +660,8 @@ class ExpressionsMixin:
             frame.may_raise = True
             # This context reached the line and could not evaluate it: beside a context
             # that could, the hover claims no dim (ide._unit_facts).
-            frame.entry.facts[("<unknown>", frame.path, frame.unit.key, nid)] = [True]
+            frame.entry.facts[("<unknown>", frame.path, frame.unit.key, nid)] = \
+                ["rank"] if frame.entry.rank_blind else [True]
 
     def note_origin(self, frame, nid, text):
         """Where a value came from, for hover: "conv2d(Tensor[8, 1, 28, 28], ...)"."""

@@ -120,6 +120,7 @@ class Entry:
         self.last_run = 0
         self.bind_pos: dict = {}  # for module entries: name -> first binding statement
         self.may_raise = False  # its run may have raised (see Frame.may_raise)
+        self.rank_blind = False  # a call with an argument of unknown rank (memo.call_user)
 
 
 class Frame:

@@ -311,6 +311,7 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
     targets: set = set()
     many: set = set()
     unevaluated: set = set()  # nodes a context reached and could not evaluate
+    rank_blind: set = set()  # ... with an argument of unknown rank: their rank is not known
     for entry in entries:
         for key, vals in _facts_by_unit(entry).get((path, unit_key), ()):
             kind = key[0]
@@ -323,6 +324,8 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
                 targets.update(vals)
             elif kind == "<unknown>":
                 unevaluated.add(key[3])
+                if "rank" in vals:
+                    rank_blind.add(key[3])
             else:
                 bucket = facts.setdefault(key[2], [])
                 for v in vals:
@@ -339,9 +342,11 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
         if nid in many:
             variants = variants + ("…",)  # more shapes than listed; the join covers them
         if nid in unevaluated:
-            # Some call of this def had inputs of unknown shape, or could not evaluate this
-            # line: what it computed there is unknown, so no single concrete shape is claimed.
-            joined = _unknown_dims(joined)
+            # Some call of this def could not evaluate this line: what it computed there is
+            # unknown, so no single concrete shape is claimed (nor a rank, when that call's
+            # argument had an unknown rank: `look_one_back(x)` on rank-3 and rank-4 tensors).
+            joined = TensorValue(None, getattr(joined, "dtype", None)) if nid in rank_blind and \
+                isinstance(joined, TensorValue) else _unknown_dims(joined)
             variants = variants or (value_text(vals[0]),)
             variants = variants + ("…",)
         origin = "; ".join(sorted(origins.get(nid, []))[:3])

@@ -215,6 +215,7 @@ class MemoMixin:
         bound, hard = self._bind(fn, unit, args, kwargs, generic)
         if bound is None:
             return UNKNOWN
+        rank_blind = False
         if not (generic or self.probing):
             # Arguments of unknown shape are analysed as symbols (generic.py), so this
             # context says what holds for any value instead of nothing.
@@ -223,7 +224,11 @@ class MemoMixin:
                 if fn.unit_key.endswith(".__init__"):
                     bound.update({n: generic_hyperparameter(n, UNKNOWN) for n in unknown})
                 else:
-                    bound.update(self.probe_inputs(fn, [], dict(bound), unknown))
+                    probed = self.probe_inputs(fn, [], dict(bound), unknown)
+                    bound.update(probed)
+                    # An argument of unknown rank: a line this call cannot evaluate says
+                    # nothing of its rank either (ide: its mark hides the rank too).
+                    rank_blind = any(isinstance(v, TensorValue) and v.shape is None for v in probed.values())
         try:
             args_key = tuple((k, value_key(v)) for k, v in bound.items())
             call_key = arguments_key(args, kwargs)  # before the call, for the caller's deps
@@ -243,6 +248,7 @@ class MemoMixin:
         else:
             self.log.append(f"infer:{fn.qualname}")
             entry = Entry(key, fn.unit_key)
+            entry.rank_blind = rank_blind
             entry.units[(fn.path, fn.unit_key)] = unit.digest
             frame = Frame(self, unit, fn.path, entry, fn.closure)
             genv = self.module_envs.get(fn.path)
@@ -312,7 +318,9 @@ class MemoMixin:
             self._validating[-1][1] = True
             return
         caller = self._caller()
-        if caller is None:
+        if caller is None or (self.probing and self.probe_base and len(self.stack) <= self.probe_base[-1]):
+            # (a probing run's own call, made from the frame that asked for the probe: its
+            # uses and facts are the probe's, not that frame's; infer.probe_inputs reads them)
             self.roots.append(entry)
             return
         for k, vals in entry.facts.items():

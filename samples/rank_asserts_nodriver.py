@@ -35,5 +35,31 @@ class Head(nn.Module):
        #^ Tensor[B, classes]
         return out
 
+
+
+class LookBack(nn.Module):
+    """A helper called with a rank-4 tensor and with one whose shape is not known (here a
+    NumPy round trip): the second call could have any rank, so a line of the helper that call
+    could not evaluate claims no rank (torch calls it with rank 4 and rank 3)."""
+
+    def forward(self, a):
+        b, t, c, d = a.shape
+
+        def look_one_back(x):
+            x_extra = torch.cat([x[:, -1:, ...], x[:, :-1, ...]], dim=1)
+           #^ Tensor[...]
+            return torch.cat([x, x_extra], dim=2)
+
+        y = look_one_back(a)
+       #^ Tensor[b, t, 2*c, d]
+        s = y.sum(dim=1)
+       #^ Tensor[b, 2*c, d]
+        f = s.flatten(1)
+       #^ Tensor[b, 2*c*d]
+        g = f * 2
+        z = look_one_back(torch.from_numpy(a.numpy()[..., 0]))
+        return g, z
+
 # oracle: EncoderBlock(num_heads=2, hidden_dim=8, mlp_dim=16)(torch.randn(3, 5, 8))
 # oracle: Head(dim=8, classes=4)(torch.randn(3, 8))
+# oracle: LookBack()(torch.randn(2, 4, 3, 5))
