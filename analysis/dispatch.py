@@ -5,6 +5,7 @@ methods of lists, dicts and nn modules.
 from __future__ import annotations
 
 import math
+import itertools
 from fractions import Fraction
 
 from . import shapes as S
@@ -17,7 +18,7 @@ from .values import (BoundRef, Container, DictVal, FunctionVal, Instance, ListVa
 from . import calltrace, pybuiltins
 from . import layout
 from .limits import format_too_big, replace_too_big
-from .values import MaybeNone, added_after_loop, alike, too_many
+from .values import SOME_INT, MaybeNone, added_after_loop, alike, is_int_like, too_many
 from . import datasources, generic
 from .constant_values import fold, item
 from .ops.tensor_attrs import LegacyTypeName
@@ -66,8 +67,7 @@ def to_spec(v, some_tensors: bool = False, zero=UNKNOWN):
             return UNKNOWN
         return {k: to_spec(x, zero=zero) for k, x in v.items.items()}
     if isinstance(v, SliceVal):
-        return slice(*(UNKNOWN if isinstance(b, generic.DefaultZero) else to_spec(b)  # a bound, not an option
-                       for b in (v.start, v.stop, v.step)))
+        return slice(*(to_spec(b) for b in (v.start, v.stop, v.step)))  # a 0 default: a bound, not an option
     if isinstance(v, NNModule):  # a layer handed to a container spec (TransformerEncoder)
         return dict(v.attrs, training=v.training, __module__=v.name)  # its class: the summary's row
     return UNKNOWN
@@ -172,7 +172,7 @@ def _fails_for_any_option(ctx, spec, s_args, s_kwargs, module, forward, error) -
     played no part (an unknown `mode` compared with strings would fail another way, or not)."""
     if error.code != SHAPE_MISMATCH:
         return False
-    fresh = iter(S.sym(f"_option{i}") for i in range(10_000))
+    fresh = (S.sym(f"_option{i}") for i in itertools.count())
 
     def filled(v, depth=0):
         if v is UNKNOWN:
@@ -876,27 +876,6 @@ class _SomeFloat:
 
 
 SOME_FLOAT = _SomeFloat()
-
-
-class _SomeInt:
-    """A Python int the analysis does not know: a dim read from a shape where that dim is not
-    known (`x.shape[0]` of `Tensor[?, 64]`), an item of `range(n)`, a loop counter. Unlike
-    Unknown it is surely a number: `n ** -0.5` is a float, `x * n` keeps x's shape, and
-    `x[:, i]` drops a dim. Specs see it as Unknown (to_spec), indexing as an int (ANY_INT)."""
-
-    def __repr__(self):
-        return "<int>"
-
-    def structural_key(self, key):
-        return ("some-int",)
-
-
-SOME_INT = _SomeInt()
-
-
-def is_int_like(v) -> bool:
-    """An int, a dim expression or SOME_INT (never a bool)."""
-    return v is SOME_INT or (isinstance(v, (int, S.Expr)) and not isinstance(v, bool))
 
 
 def is_some_float(v) -> bool:

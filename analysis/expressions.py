@@ -8,13 +8,14 @@ from . import shapes as S
 from .ops.spec import REGISTRY, Dtype, TensorValue, spread_is_neutral
 from .shapes import UNKNOWN
 from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance,
-                     ListVal, MaybeNone, ModuleNS, NNModule, PartialVal, Ref, SliceVal, is_tensor, value_key)
+                     ListVal, MaybeNone, ModuleNS, NNModule, PartialVal, Ref, SliceVal, SOME_INT, is_int_like,
+                     is_tensor, value_key)
 from . import limits, pybuiltins, values
 from .memo import arguments_key
 from . import autograd_function, datasources, enums, flags, generic, intervals, solver
 from .alternatives import OneOf, either
 from .dispatch import (binary_op, call_external, compare_values, external_attr, subscript_value,
-                       unary_op, SOME_INT, is_int_like)
+                       unary_op)
 from .nnmodules import call_module
 from .calltrace import traced
 from .frames import (MAX_UNROLL, over_step_limit, Dep, DiagRecord, Entry, Frame, _PseudoUnit, _LazyIter, _add_fact,

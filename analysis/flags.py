@@ -159,7 +159,5 @@ def _set(engine, env, where, value, lasting: bool) -> None:
     if lasting:
         engine._mutated(obj)
     else:  # undone where the ways meet: only the other way must not see it
-        for writes in engine._branch_writes:
-            writes.note(obj)
-        V.changed(obj)
+        engine._noted_write(obj)
     obj.attrs[name] = value

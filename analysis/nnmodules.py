@@ -166,8 +166,6 @@ def container_method(engine, c, name, args, kwargs, site):
         engine._mutated(c)
     if name in ("append", "insert", "add_module") and args:
         added_after_loop(engine, c, [args[-1]])
-    elif name == "extend" and args:
-        added_after_loop(engine, c, engine.iterate(None, args[0]))
     if name == "append":
         c.items.append(args[0])
         if c.keys is not None and c.kind == "Sequential":
@@ -175,6 +173,7 @@ def container_method(engine, c, name, args, kwargs, site):
         return c
     if name == "extend":
         items = engine.iterate(None, args[0])
+        added_after_loop(engine, c, items)
         if items is None:
             c.unknown = True
         else:

@@ -9,7 +9,7 @@ import math
 from . import shapes as S
 from .shapes import UNKNOWN
 from .limits import MAX_INT_BITS
-from .values import Container, DictVal, ListVal, Ref, alike, is_tensor, too_many, unknown_list
+from .values import SOME_INT, Container, DictVal, ListVal, Ref, alike, is_int_like, is_tensor, too_many, unknown_list
 
 MAX_INT_DIGITS = MAX_INT_BITS * 3 // 10  # decimal digits of the largest int kept
 
@@ -84,7 +84,6 @@ def _len(engine, args, kwargs, site):
     (v,) = args
     n = _length(engine, v)
     if n is UNKNOWN and (getattr(v, "unknown", False) or is_tensor(v)):
-        from .dispatch import SOME_INT
         return SOME_INT  # a list a loop filled, a tensor of unknown size: an int all the same
     return n
 
@@ -118,7 +117,6 @@ def _length(engine, v):
 
 def _range(engine, args, kwargs, site):
     if not all(isinstance(a, int) and not isinstance(a, bool) for a in args):
-        from .dispatch import SOME_INT, is_int_like
         if args and all(is_int_like(a) for a in args):
             return alike(SOME_INT, "tuple")  # range(t): ints, how many is not known
         return UNKNOWN
@@ -215,7 +213,7 @@ def _int(engine, args, kwargs, site):
     if not args:
         return 0
     v = args[0]
-    if _int_like(v) or type(v).__name__ == "_SomeInt":
+    if _int_like(v) or v is SOME_INT:
         return v
     if type(v).__name__ == "_FloatDim":
         return v.floor()
@@ -295,7 +293,7 @@ def _isinstance_ref(v, name):
     if name == "builtins.set":
         return _plain_kind(v) == "set" if _plain_kind(v) is not None or is_tensor(v) else UNKNOWN
     if name in ("builtins.int",):
-        return _int_like(v) or isinstance(v, bool) or type(v).__name__ == "_SomeInt"
+        return _int_like(v) or isinstance(v, bool) or v is SOME_INT
     if name == "builtins.float":
         return isinstance(v, float)
     if name == "builtins.str":

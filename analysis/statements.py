@@ -673,9 +673,7 @@ class StatementsMixin:
 
     def _mutated(self, obj):
         """A write to a heap object: calls since its creator are impure (see module doc)."""
-        for writes in self._branch_writes:
-            writes.note(obj)  # (before the write: the state its `if` started from)
-        values.changed(obj)
+        self._noted_write(obj)
         for writes in self._loop_writes:
             if id(obj) not in writes:
                 items = getattr(obj, "items", None)
@@ -687,6 +685,13 @@ class StatementsMixin:
             f.pure = False
         if creator is not None:
             creator.stale = True
+
+    def _noted_write(self, obj):
+        """A write the ways of an undecided `if` must know of (branchheap: each way starts
+        from the state before it), and that keys of `obj` computed before it are stale."""
+        for writes in self._branch_writes:
+            writes.note(obj)  # (before the write: the state its `if` started from)
+        values.changed(obj)
 
     def new_obj(self, obj):
         obj.origin = self.stack[-1].entry if self.stack else None

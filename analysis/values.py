@@ -82,6 +82,28 @@ def tuple_val(items, kind: str = "tuple") -> ListVal:
     return ListVal(items, kind)
 
 
+class _SomeInt:
+    """A Python int the analysis does not know: a dim read from a shape where that dim is not
+    known (`x.shape[0]` of `Tensor[?, 64]`), an item of `range(n)`, a loop counter. Unlike
+    Unknown it is surely a number: `n ** -0.5` is a float, `x * n` keeps x's shape, and
+    `x[:, i]` drops a dim. Specs see it as Unknown (dispatch.to_spec), indexing as an int
+    (ANY_INT)."""
+
+    def __repr__(self):
+        return "<int>"
+
+    def structural_key(self, key):
+        return ("some-int",)
+
+
+SOME_INT = _SomeInt()
+
+
+def is_int_like(v) -> bool:
+    """An int, a dim expression or SOME_INT (never a bool)."""
+    return v is SOME_INT or (isinstance(v, (int, Expr)) and not isinstance(v, bool))
+
+
 class MaybeNone:
     """A tensor or a layer on some paths and None on the others (`nn.Parameter(...) if n > 0
     else None`, a layer that may be `Always(None)`, `nn.LayerNorm(dim) if use_norm else
