@@ -381,8 +381,13 @@ class MemoMixin:
                 kwargs = {}
                 if rest:
                     env[p.name].unknown = env[p.name].generic_rest = True
-            if generic and p.kind in ("vararg", "kwarg") and not env[p.name].items:
-                env[p.name].unknown = True  # no caller: what it would pass is not known
+            if generic and p.kind in ("vararg", "kwarg") and not env[p.name].items and \
+                    not (p.kind == "kwarg" and not rest and not fn.unit_key.endswith(".__init__")):
+                # No caller: what it would pass is not known. Except the **kwargs of a
+                # forward (or any def but a constructor) nobody calls: a training loop calls
+                # `model(x)`, so the extra keywords are none (`self.net(x, **kwargs)` then
+                # routes a known dict); a constructor's are hyperparameters (symbols).
+                env[p.name].unknown = True
                 env[p.name].generic_rest = p.kind == "kwarg"
         if args and not generic:
             return None, hard
