@@ -77,6 +77,10 @@ SOME_TENSORS_OPS = frozenset({"torch.cat", "torch.concat", "torch.concatenate", 
 
 
 def from_spec(r):
+    if isinstance(r, SomeTensors):  # pieces of unknown count (chunk by a symbol)
+        out = alike(from_spec(r.element), "tuple")
+        out.items, out.prefix = [from_spec(x) for x in r.prefix], len(r.prefix)
+        return out
     if isinstance(r, tuple):
         return ListVal([from_spec(x) for x in r], "tuple")
     if isinstance(r, list):
@@ -252,6 +256,8 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
             generic.record(frame, v, "spatial", True)
         if spec.name in generic.INDEX_INPUT_OPS and s_args and s_args[0] is v:
             generic.record(frame, v, "integer", True)  # token ids: the input is an index tensor
+        if spec.name in generic.FEATURE_INPUT_OPS:
+            generic.record(frame, v, "features", True)
         if same is None:
             same = v if preserving else generic.derived_from(v, kept)
     return same

@@ -44,6 +44,10 @@ def is_elementwise(name: str) -> bool:
         return True
     return name.startswith(("torch.", "Tensor.")) and name.rsplit(".", 1)[-1].strip("_") in _ELEMENTWISE
 # Ops whose input holds indices: an input first used by one is an int64 tensor.
+# Layers taking a batch of feature vectors (N, C) or of sequences (N, C, L): with nothing
+# else pinning the rank, model code means the first (a conv1d or a transpose before one
+# pins the second).
+FEATURE_INPUT_OPS = {"torch.nn.BatchNorm1d", "torch.nn.LazyBatchNorm1d", "torch.nn.SyncBatchNorm"}
 INDEX_INPUT_OPS = {"torch.nn.Embedding", "torch.nn.functional.embedding", "torch.nn.EmbeddingBag",
                    "torch.nn.functional.embedding_bag", "torch.nn.functional.one_hot"}
 # ... and of one no conv-like op uses (token ids into an Embedding, a sequence of features).
@@ -164,7 +168,7 @@ def is_probe(v) -> bool:
 def record(frame, probe: RankProbe, kind: str, data) -> None:
     """Note a use of the probe in the entry of the frame that made it."""
     if probe.derived:  # only the rank carries over to the input
-        if kind == "integer":
+        if kind == "integer" or (kind == "features" and probe.offset):
             return  # about a tensor computed from the input, not the input
         shift = probe.offset
         if kind == "unpack":
@@ -461,7 +465,9 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None)
     pin_sets = []
     spatial = False  # a conv, pool or pad used it (the names then say N, C, H, W)
     integer = False  # an Embedding used it: token ids
+    features = False  # a BatchNorm1d used it: (N, C) or (N, C, L)
     strong = False  # a use only a tensor has (weak-ranks: a number would do the same)
+    assumed = False  # a rank picked among several the uses admit
     for kind, data in uses:
         if kind in ("ranks", "weak-ranks"):
             admitted, pins = data
@@ -476,12 +482,17 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None)
             spatial = True
         elif kind == "integer":
             integer = True
+        elif kind == "features":
+            features = True
     if not strong:
         return None  # used only where a number would do: no sign it is a tensor
     if not ranks:
         return None  # the uses disagree: say nothing
     if len(ranks) != 1 and integer and 2 in ranks:
         ranks = {2}  # token ids into an Embedding, no rank pinned: a batch of sequences (B, T)
+    if features and ranks == {2, 3}:
+        ranks = {2}  # a BatchNorm1d, nothing else pinning: a batch of feature vectors (N, C)
+        spatial = assumed = True  # named N, C; the hover says the batch dim was assumed
     if len(ranks) != 1:
         return TensorValue(None)  # several ranks fit (elementwise, linear, BatchNorm1d): open
     rank = next(iter(ranks))
@@ -498,7 +509,7 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None)
         values.discard(None)
         if len(values) == 1:
             dims[i] = values.pop()
-    if batch is not None and rank and isinstance(dims[0], S.Expr) and _batch_assumed(uses, rank):
+    if batch is not None and rank and isinstance(dims[0], S.Expr) and (assumed or _batch_assumed(uses, rank)):
         batch[param] = names[0]
     return TensorValue(tuple(dims), Dtype("int64") if integer else None)
 
@@ -509,7 +520,7 @@ def _batch_assumed(uses: list, rank: int) -> bool:
     batched rank only, but keeps the pins of every rank it admitted (admitted_ranks)."""
     picked = False
     for kind, data in uses:
-        if kind in ("spatial", "integer"):
+        if kind in ("spatial", "integer", "features"):
             continue
         if kind != "ranks":  # (weak-ranks too: no note unless every use is a layer's)
             return False  # `B, C, H, W = x.shape`: the code itself fixes the rank

@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import ir
 from . import shapes as S
 from .shapes import UNKNOWN
-from .values import DictVal, FunctionVal, ListVal, Ref, is_tensor, value_key
+from .values import DictVal, FunctionVal, Instance, ListVal, Ref, is_tensor, value_key
 from .ops.spec import TensorValue
 from . import pybuiltins
 from .annotations import tensor_from_annotation
@@ -349,6 +349,8 @@ class MemoMixin:
         args = list(args)
         kwargs = dict(kwargs)
         rest = kwargs.pop(GENERIC_REST, False)  # **kwargs of a def nobody calls (generic.py)
+        module_method = bool(args) and isinstance(args[0], Instance) and args[0].cls.is_module() and \
+            not fn.unit_key.endswith(".__init__")
 
         def named(p):
             """A parameter's value from a keyword, its default, or Unknown (generic runs)."""
@@ -382,11 +384,11 @@ class MemoMixin:
                 if rest:
                     env[p.name].unknown = env[p.name].generic_rest = True
             if generic and p.kind in ("vararg", "kwarg") and not env[p.name].items and \
-                    not (p.kind == "kwarg" and not rest and not fn.unit_key.endswith(".__init__")):
+                    not (p.kind == "kwarg" and not rest and module_method):
                 # No caller: what it would pass is not known. Except the **kwargs of a
-                # forward (or any def but a constructor) nobody calls: a training loop calls
+                # module's forward (or other method) nobody calls: a training loop calls
                 # `model(x)`, so the extra keywords are none (`self.net(x, **kwargs)` then
-                # routes a known dict); a constructor's are hyperparameters (symbols).
+                # routes a known dict). A constructor's or a factory's are hyperparameters.
                 env[p.name].unknown = True
                 env[p.name].generic_rest = p.kind == "kwarg"
         if args and not generic:

@@ -253,14 +253,17 @@ def chunk(ctx, input, chunks, dim=0):
     shape = ctx.shape(input)
     if len(shape) == 0:
         ctx.fail(SHAPE_MISMATCH, "chunk expects at least a 1-dimensional tensor")
-    if not is_dim(chunks):
+    if chunks is not UNKNOWN and not is_dim(chunks):
         raise Unknowable("chunks")
-    ctx.require(S.gt(chunks, 0), ILLEGAL_VALUE,
-                f"chunk expects `chunks` to be greater than 0, got: {S.dim_text(chunks)}")
+    if chunks is not UNKNOWN:
+        ctx.require(S.gt(chunks, 0), ILLEGAL_VALUE,
+                    f"chunk expects `chunks` to be greater than 0, got: {S.dim_text(chunks)}")
     d = ctx.wrap_dim(dim, len(shape))
     n = shape[d]
     if not isinstance(chunks, int):
-        raise Unknowable("symbolic number of chunks")
+        # `x.chunk(self.chunks, dim=1)` with a hyperparameter count: some pieces, each like
+        # the input but for the chunked dim (a comprehension over them keeps the rank).
+        return SomeTensors((), _piece(shape, d, UNKNOWN, input.dtype))
     if isinstance(n, int) and n == 0:
         return tuple(_piece(shape, d, 0, input.dtype) for _ in range(chunks))
     if not isinstance(n, int):
