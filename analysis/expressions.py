@@ -291,6 +291,13 @@ class ExpressionsMixin:
             return traced(self, func, args, site, lambda: call_module(self, func, args, kwargs, site))
         if isinstance(func, (Ref, BoundRef)):
             return call_external(self, func, args, kwargs, site)
+        name = generic.same_shape_layer_name(func)
+        if name is not None:
+            if args and isinstance(args[0], TensorValue):
+                return args[0]  # `act_fn(x)`, or the built layer applied (nnmodules.call_module)
+            layer = NNModule(name, {}, site=None)
+            layer.same_shape = True
+            return self.new_obj(layer)
         return UNKNOWN
 
     def call_instance(self, inst, args, kwargs, site):
@@ -606,6 +613,8 @@ class ExpressionsMixin:
         if isinstance(a, ListVal) and isinstance(b, ListVal) and a.kind == b.kind and len(a.items) == len(b.items):
             if value_key(a) == value_key(b):
                 return a
+            if getattr(a, "unknown", False) or getattr(b, "unknown", False):
+                return self._join_unknown_lists(a, b)
             return ListVal([self.join(x, y) for x, y in zip(a.items, b.items)], a.kind)
         if isinstance(a, ListVal) and isinstance(b, ListVal) and {a.kind, b.kind} == {"list", "tuple"} and \
                 len(a.items) == len(b.items) and not (getattr(a, "unknown", False) or getattr(b, "unknown", False)):
@@ -623,6 +632,17 @@ class ExpressionsMixin:
             return SOME_INT  # two ints (a loop counter, dims of two ways): an int all the same
         options = either(a, b)  # two modules: calling the join calls each
         return options if options is not None else UNKNOWN
+
+    def _join_unknown_lists(self, a, b):
+        """Two lists of which one has an unknown length: items alike (`x.split(c)` on two
+        ways of a version check) when both are and their elements join, else unknown."""
+        ea, eb = getattr(a, "element", None), getattr(b, "element", None)
+        if getattr(a, "unknown", False) and getattr(b, "unknown", False) and ea is not None and eb is not None \
+                and not getattr(a, "prefix", 0) and not getattr(b, "prefix", 0):
+            element = self.join(ea, eb)
+            if element is not UNKNOWN:
+                return self.new_obj(values.alike(element, a.kind))
+        return self.new_obj(values.unknown_list(a.kind))
 
     def _join_all(self, values):
         out = values[0]

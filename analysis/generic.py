@@ -77,6 +77,31 @@ def generic_hyperparameter(name: str, default, defaults: dict | None = None):
     return default
 
 
+# A layer class handed to a constructor that nobody builds (`norm_layer=None`, `act_layer`,
+# `activation`): its name says it is a normalization or an activation, and those keep the
+# shape of what they are applied to. Building one gives such a layer; applying it (or an
+# activation function `act_fn(x)`) gives the input's shape.
+_SAME_SHAPE_WORDS = frozenset({"norm", "bn", "act", "activation", "nonlinearity", "normalization",
+                               "nonlin", "normlayer", "actlayer"})
+
+
+def same_shape_layer_name(v) -> str | None:
+    """The parameter name of an unknown layer class or function that keeps shapes, if `v`
+    is one: a None default (DefaultNone) or a symbol standing for a parameter without a
+    default, named like a normalization or activation."""
+    if isinstance(v, DefaultNone):
+        name = v.name
+    elif isinstance(v, S.Expr) and len(v.terms) == 1:
+        (atoms, coeff), = v.terms.items()
+        if coeff != 1 or len(atoms) != 1 or atoms[0].kind != "sym":
+            return None
+        name = atoms[0].args[0]
+    else:
+        return None
+    words = set(name.lower().split("_"))
+    return name if words & _SAME_SHAPE_WORDS and not words & {"args", "kwargs", "cfg", "type"} else None
+
+
 def _int_tuple(v) -> bool:
     from .values import ListVal
     return isinstance(v, ListVal) and v.kind == "tuple" and 0 < len(v.items) <= 3 and \

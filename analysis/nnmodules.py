@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import calltrace, ir
 from .dispatch import from_spec, run_op, to_spec
-from .ops.spec import REGISTRY, Dtype
+from .ops.spec import REGISTRY, Dtype, is_tensor
 from .shapes import UNKNOWN
 from .values import (value_key, added_after_loop, alike, unknown_list, MaybeNone, BoundRef, Container, DictVal, Instance, ListVal, NNModule,
                      SliceVal, named_parameters, parameters, set_dtype, set_training)
@@ -80,6 +80,8 @@ def call_module(engine, m, args, kwargs, site):
             x = engine.call_value(item, [x] + rest, kwargs, site)
             rest, kwargs = [], {}
         return x
+    if getattr(m, "same_shape", False):  # a norm or activation layer given as a parameter
+        return args[0] if len(args) == 1 and is_tensor(args[0]) and not kwargs else UNKNOWN
     spec = REGISTRY.get(m.name)
     if spec is None or spec.forward is None:
         return UNKNOWN

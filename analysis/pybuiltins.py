@@ -409,6 +409,9 @@ def _minmax(pick):
 def _sum(engine, args, kwargs, site):
     items = engine.iterate(None, args[0])
     if items is None:
+        element = getattr(args[0], "element", None)
+        if len(args) == 1 and is_tensor(element) and not getattr(args[0], "prefix", 0):
+            return element  # tensors alike (`sum(x.split(c, dim=1))`): added, the same shape
         return UNKNOWN
     total = args[1] if len(args) > 1 else 0
     for x in items:

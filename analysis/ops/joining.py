@@ -204,7 +204,9 @@ def split_by_size(ctx, input, split_size, dim):
         count = S.floordiv(n, split_size)
         if isinstance(count, int):
             return tuple(_piece(shape, d, split_size, input.dtype) for _ in range(count))
-    raise Unknowable("number of pieces not known")
+        # `x.split(C // radix, dim=1)` of a dim C: radix pieces of that size, radix unknown
+        return SomeTensors((), _piece(shape, d, split_size, input.dtype))
+    return SomeTensors((), _piece(shape, d, UNKNOWN, input.dtype))  # the last may be shorter
 
 
 def split_by_sizes(ctx, input, sizes, dim):
@@ -263,7 +265,8 @@ def chunk(ctx, input, chunks, dim=0):
     if not isinstance(chunks, int):
         # `x.chunk(self.chunks, dim=1)` with a hyperparameter count: some pieces, each like
         # the input but for the chunked dim (a comprehension over them keeps the rank).
-        return SomeTensors((), _piece(shape, d, UNKNOWN, input.dtype))
+        even = chunks is not UNKNOWN and ctx.decide(S.eq(S.mod(n, chunks), 0))
+        return SomeTensors((), _piece(shape, d, S.floordiv(n, chunks) if even else UNKNOWN, input.dtype))
     if isinstance(n, int) and n == 0:
         return tuple(_piece(shape, d, 0, input.dtype) for _ in range(chunks))
     if not isinstance(n, int):
