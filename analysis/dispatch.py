@@ -356,6 +356,10 @@ def _related(engine, site, args, module):
 # =========================================================================================
 # Calls
 # =========================================================================================
+_CHECKPOINT_OPTIONS = frozenset({"use_reentrant", "preserve_rng_state", "context_fn", "determinism_check",
+                                 "debug"})
+
+
 def call_external(engine, func, args, kwargs, site):
     if isinstance(func, BoundRef):
         return _call_bound(engine, func, args, kwargs, site)
@@ -390,6 +394,10 @@ def call_external(engine, func, args, kwargs, site):
         return args[0] if args else UNKNOWN  # in-place initializers return their tensor
     if name == "typing.cast":
         return args[1] if len(args) == 2 else UNKNOWN
+    if name == "torch.utils.checkpoint.checkpoint" and args:
+        # Activation checkpointing runs the function on the arguments (and again in backward).
+        own = {k: v for k, v in kwargs.items() if k not in _CHECKPOINT_OPTIONS}
+        return engine.call_value(args[0], list(args[1:]), own, site)
     if name in _CONSTANT_CALLS:
         return _CONSTANT_CALLS[name]
     if name == "torch.Size":

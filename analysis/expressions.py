@@ -257,9 +257,9 @@ class ExpressionsMixin:
                 if isinstance(v, DictVal) and not getattr(v, "unknown", False) \
                         and all(isinstance(k, str) for k in v.items):
                     kwargs.update(v.items)
-                elif getattr(v, "generic_rest", False) and isinstance(func, (FunctionVal, ClassVal, BoundMethod)):
+                elif _unknown_keywords(v) and isinstance(func, (FunctionVal, ClassVal, BoundMethod)):
                     kwargs[generic.GENERIC_REST] = True  # the **kwargs of a def nobody calls
-                elif getattr(v, "generic_rest", False) and isinstance(func, Ref) and REGISTRY.get(func.name):
+                elif _unknown_keywords(v) and isinstance(func, Ref) and REGISTRY.get(func.name):
                     neutral_rest = True
                 else:
                     return UNKNOWN
@@ -732,3 +732,9 @@ def _is_sequential(func) -> bool:
 
 
 generic_rest_key = generic.GENERIC_REST
+
+
+def _unknown_keywords(v) -> bool:
+    """A `**` spread of keywords nobody chose here: the **kwargs of a def nobody calls, or a
+    `norm_kwargs=None` option of a class nobody builds (spread, it must be a dict then)."""
+    return getattr(v, "generic_rest", False) or isinstance(v, generic.DefaultNone)
