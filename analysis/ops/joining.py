@@ -179,6 +179,14 @@ def _piece(shape, d, n, dtype):
     return TensorValue(shape[:d] + (n,) + shape[d + 1:], dtype)
 
 
+def _surely(ctx, cond) -> bool:
+    """True when the condition holds for every value, False when that is not known."""
+    try:
+        return ctx.decide(cond)
+    except Unknowable:
+        return False
+
+
 def split_by_size(ctx, input, split_size, dim):
     shape = ctx.shape(input)
     if len(shape) == 0:
@@ -200,7 +208,7 @@ def split_by_size(ctx, input, split_size, dim):
         last = S.sub(n, S.mul(count - 1, split_size))
         return tuple(_piece(shape, d, split_size, input.dtype) for _ in range(count - 1)) + (
             _piece(shape, d, last, input.dtype),)
-    if ctx.decide(S.eq(S.mod(n, split_size), 0)):
+    if _surely(ctx, S.eq(S.mod(n, split_size), 0)):
         count = S.floordiv(n, split_size)
         if isinstance(count, int):
             return tuple(_piece(shape, d, split_size, input.dtype) for _ in range(count))
@@ -265,7 +273,7 @@ def chunk(ctx, input, chunks, dim=0):
     if not isinstance(chunks, int):
         # `x.chunk(self.chunks, dim=1)` with a hyperparameter count: some pieces, each like
         # the input but for the chunked dim (a comprehension over them keeps the rank).
-        even = chunks is not UNKNOWN and ctx.decide(S.eq(S.mod(n, chunks), 0))
+        even = chunks is not UNKNOWN and _surely(ctx, S.eq(S.mod(n, chunks), 0))
         return SomeTensors((), _piece(shape, d, S.floordiv(n, chunks) if even else UNKNOWN, input.dtype))
     if isinstance(n, int) and n == 0:
         return tuple(_piece(shape, d, 0, input.dtype) for _ in range(chunks))
