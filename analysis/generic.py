@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from . import ir
 from .frames import reachable
 from . import shapes as S
-from .ops.spec import Dtype, OpContext, ShapeError, TensorValue, Unknowable, run_spec
+from .ops.spec import Dtype, OpContext, ShapeError, SomeTensors, TensorValue, Unknowable, run_spec
 from .shapes import UNKNOWN
 
 MAX_RANK = 6
@@ -270,6 +270,8 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
                 out = spec.forward.fn(ctx, forward_attrs, *t_args, **t_kwargs)
             else:
                 out = run_spec(spec, ctx, t_args, t_kwargs)
+            if isinstance(out, SomeTensors):  # pieces whose count depends on the dims
+                raise Unknowable("a count of pieces")
         except ShapeError:
             informative = True
             continue

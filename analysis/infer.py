@@ -156,6 +156,9 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                     group.extend(i for i in found.values() if all(i is not g for g in group))
                     del group[MAX_FACTORY_INSTANCES:]
             method = classes.get(key)
+            if method is None and not isinstance(getattr(module_env.get(key), "wrapped", module_env.get(key)),
+                                                 FunctionVal):
+                continue  # not bound (the module's code stops before it): nothing to run, or reuse
             heirs = _heirs_with_init(module_env, method[1], method[0], key.rsplit(".", 1)[-1]) if method else []
             # (a class its factories build runs on those instances, and a base class on its
             # heirs' instances, never reused: a new factory or subclass changes no unit it ran)

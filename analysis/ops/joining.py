@@ -278,9 +278,9 @@ def chunk(ctx, input, chunks, dim=0):
     if isinstance(n, int) and n == 0:
         return tuple(_piece(shape, d, 0, input.dtype) for _ in range(chunks))
     if not isinstance(n, int):
-        if ctx.decide(S.eq(S.mod(n, chunks), 0)):
+        if _surely(ctx, S.eq(S.mod(n, chunks), 0)):
             return tuple(_piece(shape, d, S.floordiv(n, chunks), input.dtype) for _ in range(chunks))
-        raise Unknowable("uneven chunks of a symbolic dim")
+        return SomeTensors((), _piece(shape, d, UNKNOWN, input.dtype))  # at most `chunks` pieces
     return split_by_size(ctx, input, -(-n // chunks), d)
 
 

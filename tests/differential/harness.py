@@ -599,6 +599,11 @@ def run_symbolic(case: Case, concrete: Outcome) -> tuple[Outcome, str]:
     except Exception:
         return Outcome(CRASH, message=traceback.format_exc()), CRASH
     outcome, raw = run_spec_case(case, ctx, dims_again)
+    if outcome.kind == OK and isinstance(raw, SP.SomeTensors) and isinstance(concrete.value, tuple):
+        # Pieces of an unknown count (split by a symbolic size): the known first pieces, then
+        # every other piece of the concrete run must look like the element.
+        rest = len(concrete.value) - len(raw.prefix)
+        raw = tuple(raw.prefix) + (raw.element,) * max(rest, 0)
     if outcome.kind == OK:
         try:
             outcome.value = norm_spec(raw, mapping)
