@@ -18,7 +18,7 @@ _LIST_ATTRS = ("unknown", "element", "prefix")
 def state(obj):
     """What a write may change in `obj`, as a copy."""
     if isinstance(obj, (Instance, NNModule)):
-        return ("attrs", dict(obj.attrs))
+        return ("attrs", dict(obj.attrs), frozenset(getattr(obj, "maybe_absent", ())))
     if isinstance(obj, (ListVal, Container)):
         keys = list(obj.keys) if isinstance(obj, Container) and obj.keys is not None else None
         return ("items", list(obj.items), keys, {a: getattr(obj, a) for a in _LIST_ATTRS if hasattr(obj, a)})
@@ -33,6 +33,8 @@ def restore(obj, st) -> None:
     if st[0] == "attrs":
         obj.attrs.clear()
         obj.attrs.update(st[1])
+        if st[2] or getattr(obj, "maybe_absent", None):
+            obj.maybe_absent = st[2]
     elif st[0] == "items":
         obj.items[:] = st[1]
         if isinstance(obj, Container):
@@ -57,7 +59,9 @@ def joined(engine, obj, a, b):
         out = dict(a[1])
         for k, v in b[1].items():
             out[k] = engine.join(a[1][k], v) if k in a[1] else v
-        return ("attrs", out)
+        # An attribute only one way set (`if rep: self.pre_logits = ...`) may be absent:
+        # `hasattr(self, "pre_logits")` is not known after the `if`.
+        return ("attrs", out, a[2] | b[2] | (a[1].keys() ^ b[1].keys()))
     if a[0] == "items":
         same = (len(a[1]) == len(b[1]) and a[2] == b[2] and a[3] == b[3])
         if same:

@@ -22,7 +22,7 @@ from itertools import product
 from . import ir
 from . import values as V
 from . import shapes as S
-from .generic import DefaultBool, DefaultZero
+from .generic import DefaultBool, DefaultNone, DefaultZero
 from .values import Instance, MaybeNone, NNModule
 
 MAX_ATOMS = 3
@@ -55,6 +55,8 @@ def _options(v) -> tuple:
         return (False, True)
     if isinstance(v, DefaultZero):
         return (0, S.sym(v.name))  # off, or a size the model is built with (a symbol >= 1)
+    if isinstance(v, DefaultNone):
+        return (None, S.sym(v.name))  # off, or (a size, a layer) the model is built with
     return (None, v.value)
 
 
@@ -75,36 +77,39 @@ def split(engine, frame, test, env) -> Split | None:
     return Split(atoms, truths)
 
 
-def _collect(engine, frame, node, env, atoms, seen) -> None:
-    """Names and module attributes under the test that hold a flag or a MaybeNone."""
+def _collect(engine, frame, node, env, atoms, seen, truthy=True) -> None:
+    """Names and module attributes under the test that hold a flag or a MaybeNone, and a
+    None default read for its truth (`if representation_size:`; `p is None` is left to
+    DefaultNone.join, which keeps the parameter's symbol where the ways meet)."""
     t = type(node)
     where = None
+    kinds = _SPLIT + (DefaultNone,) if truthy else _SPLIT
     if t is ir.Name:
         where = ("name", node.id)
     elif t is ir.Attr:
         obj = engine.eval(frame, node.obj, env, record=False)
-        if isinstance(obj, (Instance, NNModule)) and isinstance(obj.attrs.get(node.name), _SPLIT):
+        if isinstance(obj, (Instance, NNModule)) and isinstance(obj.attrs.get(node.name), kinds):
             where = ("attr", obj, node.name)
         else:
-            _collect(engine, frame, node.obj, env, atoms, seen)
+            _collect(engine, frame, node.obj, env, atoms, seen, False)
     elif t is ir.UnaryOp:
-        _collect(engine, frame, node.operand, env, atoms, seen)
+        _collect(engine, frame, node.operand, env, atoms, seen, truthy)
     elif t is ir.BoolOp:
         for v in node.values:
-            _collect(engine, frame, v, env, atoms, seen)
+            _collect(engine, frame, v, env, atoms, seen, truthy)
     elif t is ir.Compare:
         for v in (node.left,) + tuple(node.comparators):
-            _collect(engine, frame, v, env, atoms, seen)
+            _collect(engine, frame, v, env, atoms, seen, False)
     elif t is ir.Call:
         for a in node.args:
-            _collect(engine, frame, a.value, env, atoms, seen)
+            _collect(engine, frame, a.value, env, atoms, seen, False)
     if where is None:
         return
     key = where if where[0] == "name" else ("attr", id(where[1]), where[2])
     if key in seen:
         return
     v = engine.eval(frame, node, env, record=False)
-    if isinstance(v, _SPLIT):
+    if isinstance(v, kinds):
         seen.add(key)
         atoms.append((v, where))
 

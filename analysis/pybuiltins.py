@@ -645,6 +645,8 @@ def _hasattr(engine, args, kwargs, site):
     from .values import Instance
     obj, name = args
     if isinstance(obj, Instance) and isinstance(name, str):
+        if name in getattr(obj, "maybe_absent", ()) and obj.cls.lookup(name) is None:
+            return UNKNOWN  # set in one way of an `if` whose test was not known (branchheap)
         return name in obj.attrs or obj.cls.lookup(name) is not None
     from .ops.spec import REGISTRY
     if isinstance(obj, Ref) and isinstance(name, str) and f"{obj.name}.{name}" in REGISTRY:

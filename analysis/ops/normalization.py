@@ -147,10 +147,11 @@ def _syncbn_forward(ctx, m, input):
 # ---------------------------------------------------------------------------------------
 
 def _norm_shape(v):
+    """The normalized dims, or None when not known (the output is the input's shape)."""
     if isinstance(v, (tuple, list)):
         return tuple(v)
     if v is UNKNOWN:
-        raise Unknowable("normalized_shape")
+        return None
     return (v,)
 
 
@@ -182,6 +183,8 @@ def layer_norm(ctx, input, normalized_shape, weight=None, bias=None, eps=1e-05):
         ctx.fail(ILLEGAL_VALUE, "layer_norm(): argument 'normalized_shape' (position 2) must be tuple of "
                                 "ints, not int")
     ns = _norm_shape(normalized_shape)
+    if ns is None:  # a size the analysis does not know: checked by nothing, shape kept
+        return TensorValue(x, input.dtype)
     if len(ns) == 0:
         ctx.fail(ILLEGAL_VALUE, "Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
                                 "least one element, but got normalized_shape = []")
@@ -195,6 +198,8 @@ def layer_norm(ctx, input, normalized_shape, weight=None, bias=None, eps=1e-05):
 def rms_norm(ctx, input, normalized_shape, weight=None, eps=None):
     x = ctx.shape(input)
     ns = _norm_shape(normalized_shape)
+    if ns is None:
+        return TensorValue(x, input.dtype)
     _check_trailing(ctx, x, ns, False)
     _check_param(ctx, "weight", weight, ns)
     return TensorValue(x, input.dtype)
@@ -205,7 +210,7 @@ def LayerNorm(ctx, normalized_shape, eps=1e-05, elementwise_affine=True, bias=Tr
               dtype=None):
     ns = _norm_shape(normalized_shape)
     dt = str(dtype) if dtype is not None else "float32"
-    return {"normalized_shape": ns, "eps": eps, "elementwise_affine": elementwise_affine,
+    return {"normalized_shape": UNKNOWN if ns is None else ns, "eps": eps, "elementwise_affine": elementwise_affine,
             "weight": TensorValue(ns, dt) if elementwise_affine else None,
             "bias": TensorValue(ns, dt) if elementwise_affine and bias else None}
 
@@ -219,7 +224,7 @@ def _layernorm_forward(ctx, m, input):
 def RMSNorm(ctx, normalized_shape, eps=None, elementwise_affine=True, device=None, dtype=None):
     ns = _norm_shape(normalized_shape)
     dt = str(dtype) if dtype is not None else "float32"
-    return {"normalized_shape": ns, "eps": eps, "elementwise_affine": elementwise_affine,
+    return {"normalized_shape": UNKNOWN if ns is None else ns, "eps": eps, "elementwise_affine": elementwise_affine,
             "weight": TensorValue(ns, dt) if elementwise_affine else None}
 
 
