@@ -338,6 +338,12 @@ class Scheduler:
             self.served_stale(uri, "diagnostics")
         return outcome
 
+    def catch_up(self, uri: str) -> None:
+        """A request was answered at once from a stale analysis: analyse the current text,
+        other files' changes included, so that the next request sees it."""
+        uri = view[0] if (view := self.view_of(uri)) is not None else uri
+        self._start(uri, other_files=True)
+
     def served_stale(self, uri: str, kind: str) -> None:
         """A request was answered from a stale analysis: refresh `kind` when a fresh one lands."""
         uri = view[0] if (view := self.view_of(uri)) is not None else uri

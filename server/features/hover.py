@@ -24,20 +24,6 @@ if TYPE_CHECKING:
 
 # Only what would change the rendering of plain text: emphasis (`*`, and `_` unless
 # inside a word such as kernel_size), code spans, HTML, and block markers at a line start.
-FRESH_WAIT_S = 0.3
-SMALL_CHANGE_LINES = 3
-
-
-def _worth_waiting(outcome, line: int) -> bool:
-    """Wait (briefly) for the analysis of the current text only when the stale one cannot
-    answer well and the new one is cheap: the text is the same but other files changed (an
-    incremental re-run), or the hover is on the few lines just typed. A document changed
-    all over (the latest analysis is far behind) is answered at once."""
-    if outcome.changed is None:
-        return True
-    lo, hi = outcome.changed
-    return lo <= line < hi and hi - lo <= SMALL_CHANGE_LINES
-
 _MD_INLINE = re.compile(r"[\\`*<]|(?<!\w)_|_(?!\w)")
 _MD_LINE_START = re.compile(r"^(\s*)([#>+=-])", re.MULTILINE)
 
@@ -85,9 +71,11 @@ def register(ls: "ShapeLanguageServer") -> None:
         if not ls.settings.enable:
             return None
         uri = params.text_document.uri
+        # Answered at once from the latest finished analysis, placed on the current text
+        # (lines changed since are left out): a hover never waits behind a running analysis.
         outcome = await ls.scheduler.current(uri)
-        if outcome is not None and outcome.stale and _worth_waiting(outcome, params.position.line):
-            outcome = await ls.scheduler.fresh(uri, FRESH_WAIT_S)
+        if outcome is not None and outcome.stale:
+            ls.scheduler.catch_up(uri)
         if outcome is None or outcome.analysis is None:
             return None
         index = outcome.snapshot.index

@@ -236,6 +236,19 @@ def edits_for(edit: types.WorkspaceEdit, uri: str) -> list[types.TextEdit]:
     return list((edit.changes or {}).get(uri, []))
 
 
+async def hover_until(client: LanguageClient, uri: str, pos: types.Position, want: str, tries: int = 100):
+    """Hover until the first line is `want` (bounded): a hover is answered at once from the
+    latest finished analysis, which may predate the change just made."""
+    h = None
+    for _ in range(tries):
+        h = await asyncio.wait_for(client.text_document_hover_async(
+            types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos)), TIMEOUT)
+        if h is not None and hover_first_line(h) == want:
+            return h
+        await asyncio.sleep(0.1)
+    return h
+
+
 def hover_first_line(hover: types.Hover | None) -> str | None:
     if hover is None:
         return None

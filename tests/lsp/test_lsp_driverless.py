@@ -8,7 +8,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from lsp_helpers import TIMEOUT, encoding, find_position, hover_first_line, open_doc
+from lsp_helpers import TIMEOUT, encoding, find_position, hover_first_line, hover_until, open_doc
 
 pytestmark = pytest.mark.asyncio
 
@@ -20,16 +20,6 @@ async def _hover(client, uri, pos):
         types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos)), TIMEOUT)
 
 
-async def _hover_until(client, uri, pos, want):
-    """Hover until the analysis of the just-opened file answers (bounded)."""
-    for _ in range(100):
-        h = await _hover(client, uri, pos)
-        if h is not None and hover_first_line(h) == want:
-            return h
-        await asyncio.sleep(0.1)
-    return h
-
-
 async def test_symbolic_hover_and_contract_without_a_driver(real: LanguageClient):
     enc = encoding(real)
     path = real.root / "resnet_nodriver.py"
@@ -38,7 +28,7 @@ async def test_symbolic_hover_and_contract_without_a_driver(real: LanguageClient
     uri = path.as_uri()
     open_doc(real, uri, text)
     out_line = find_position(text, "out = self.conv1(x)", enc)
-    h = await _hover_until(real, uri, out_line, "out: Tensor[N, planes, (H - 1)//stride + 1, (W - 1)//stride + 1]")
+    h = await hover_until(real, uri, out_line, "out: Tensor[N, planes, (H - 1)//stride + 1, (W - 1)//stride + 1]")
     assert hover_first_line(h) == "out: Tensor[N, planes, (H - 1)//stride + 1, (W - 1)//stride + 1]"
     stem = text.index("class Stem")
     header = find_position(text[stem:], "def forward", enc, delta=len("def "))

@@ -17,6 +17,7 @@ from lsp_helpers import (
     encoding,
     find_position,
     hover_first_line,
+    hover_until,
     open_doc,
     published,
     start,
@@ -253,7 +254,8 @@ async def test_cross_file_shapes_follow_open_buffers_and_saves(real_bare: Langua
     line = HEAD.splitlines().index("        self.fc = nn.Linear(128, 10)")
     col = HEAD.splitlines()[line].index("10)")
     change(client, blocks, 2, ((line, col), (line, col + 2), "30"))
-    assert hover_first_line(await _hover(client, main, types.Position(4, 0))) == "y: Tensor[8, 30]"
+    assert hover_first_line(await hover_until(client, main, types.Position(4, 0), "y: Tensor[8, 30]")) == \
+        "y: Tensor[8, 30]"
     # saving it re-checks the other open files
     count = len(client.published)
     client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=blocks)))

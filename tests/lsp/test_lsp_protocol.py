@@ -20,6 +20,7 @@ from lsp_helpers import (
     encoding,
     find_position,
     hover_first_line,
+    hover_until,
     make_client,
     open_doc,
     position_of,
@@ -239,7 +240,7 @@ async def test_bad_input_keeps_serving(fake: LanguageClient):
     # a change for a document that was never opened, with a range past the end
     change(fake, _uri(fake, "never.py"), 3, ((50, 0), (60, 0), "x"))
     change(fake, uri, 2, ((50, 0), (60, 0), "\ny = 22"))
-    assert hover_first_line(await _hover(fake, uri, types.Position(2, 0))) == "y: Tensor[2]"
+    assert hover_first_line(await hover_until(fake, uri, types.Position(2, 0), "y: Tensor[2]")) == "y: Tensor[2]"
 
 
 async def test_engine_exception_is_logged_not_fatal(fake: LanguageClient):
