@@ -43,11 +43,11 @@ def is_elementwise(name: str) -> bool:
     if name.startswith("Tensor.__"):
         return True
     return name.startswith(("torch.", "Tensor.")) and name.rsplit(".", 1)[-1].strip("_") in _ELEMENTWISE
-# Ops whose input holds indices: an input first used by one is an int64 tensor.
 # Layers taking a batch of feature vectors (N, C) or of sequences (N, C, L): with nothing
 # else pinning the rank, model code means the first (a conv1d or a transpose before one
 # pins the second).
 FEATURE_INPUT_OPS = {"torch.nn.BatchNorm1d", "torch.nn.LazyBatchNorm1d", "torch.nn.SyncBatchNorm"}
+# Ops whose input holds indices: an input first used by one is an int64 tensor.
 INDEX_INPUT_OPS = {"torch.nn.Embedding", "torch.nn.functional.embedding", "torch.nn.EmbeddingBag",
                    "torch.nn.functional.embedding_bag", "torch.nn.functional.one_hot"}
 # ... and of one no conv-like op uses (token ids into an Embedding, a sequence of features).
