@@ -19,7 +19,7 @@ from . import calltrace, pybuiltins
 from . import layout
 from .limits import format_too_big, replace_too_big
 from .values import SOME_INT, MaybeNone, added_after_loop, alike, is_int_like, too_many
-from . import datasources, generic
+from . import datasources, generic, tails
 from .constant_values import fold, item
 from .ops.tensor_attrs import LegacyTypeName
 from . import enums
@@ -117,6 +117,11 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
         same = _record_probe_ranks(frame, spec, s_args, s_kwargs, module if forward else None)
         if same is not None:
             return same
+    tailed = tails.tailed_arguments(s_args, s_kwargs) if not engine.probing else []
+    if tailed is tails.SEVERAL:
+        return UNKNOWN
+    if tailed:
+        return _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, forward, checker, tailed)
     try:
         if forward:
             spec.forward.check_arguments(s_args, s_kwargs)
@@ -153,6 +158,61 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
             frame.assumptions.append((cond, ((frame.path, frame.unit.key), site[1].nid) if site else None))
         # Conditions the solver could not refute but did not warn about are assumed too:
         # later uses that contradict them are must-fail errors.
+    return from_spec(out)
+
+
+def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, forward, checker, tailed):
+    """An op on a tensor of unknown rank with known last dims (tails.py): run on trials
+    with 1, 2 and 3 leading dims; a must-fail error when every trial fails for a reason
+    that does not involve them, a `Tensor[..., tail]` when every trial agrees on the rest."""
+    frame = site[0] if site else (engine.stack[-1] if engine.stack else None)
+
+    def trial_checker(cond):
+        if tails.mentions_lead(cond):
+            return "soft", "", ()  # about the made-up leading dims: decides nothing
+        return checker(cond)
+
+    readings, errors, kept = [], [], None
+    for n in tails.TRIAL_LEADS:
+        lead = tails.lead_symbols(n)
+        trials = {id(t): TensorValue(lead + tuple(t.tail), t.dtype) for t in tailed}
+        t_args = [tails.substitute(a, trials) for a in s_args]
+        t_kwargs = {k: tails.substitute(v, trials) for k, v in s_kwargs.items()}
+        ctx = OpContext(op_name=spec.name, checker=trial_checker)
+        try:
+            if forward:
+                spec.forward.check_arguments(t_args, t_kwargs)
+                out = spec.forward.fn(ctx, dict(module.attrs, training=module.training), *t_args, **t_kwargs)
+            else:
+                out = run_spec(spec, ctx, t_args, t_kwargs)
+        except ShapeError as e:
+            errors.append(e)
+            continue
+        except Exception:  # noqa: BLE001 - Unknowable, or a spec that cannot take the trial
+            return UNKNOWN
+        r = tails.reading(out, lead)
+        if r is tails.NO_READING:
+            return UNKNOWN  # the op moved the leading dims or mixed them into others
+        readings.append(r)
+        if kept is None:
+            kept = ([c for c in ctx.assumed if not tails.mentions_lead(c)],
+                    [c for c in ctx.soft_assumed if not tails.mentions_lead(c)])
+    if len(errors) == len(tails.TRIAL_LEADS) and not _has_unknown_value(s_args, s_kwargs, module):
+        e = errors[0]
+        repair = {} if tails.mentions_lead(tuple(e.repair.values())) else e.repair
+        _report_error(engine, site, ShapeError(e.code, tails.message(e.message), repair, e.core), args, module, spec)
+        return UNKNOWN
+    if errors or not readings or any(r != readings[0] for r in readings):
+        return UNKNOWN  # fails at some ranks only, or the ranks disagree
+    out = tails.rebuilt(readings[0], tailed[0].lead)
+    if frame is not None and site is not None:
+        engine.note_origin(frame, site[1].nid, _describe(spec, args, kwargs, module, out))
+    if frame is not None:
+        assumed, soft = kept
+        for cond in assumed + soft:
+            if cond in soft:
+                engine.soft_conditions.add(cond)
+            frame.assumptions.append((cond, ((frame.path, frame.unit.key), site[1].nid) if site else None))
     return from_spec(out)
 
 

@@ -607,7 +607,8 @@ class ExpressionsMixin:
                 return a if a.derived else b
             dtype = a.dtype if a.dtype == b.dtype else None
             if a.shape is None or b.shape is None or len(a.shape) != len(b.shape):
-                return TensorValue(None, dtype)
+                same = a.shape is None and b.shape is None and a.tail == b.tail and a.lead == b.lead
+                return TensorValue(None, dtype, tail=a.tail, lead=a.lead) if same else TensorValue(None, dtype)
             return TensorValue(tuple(x if (x == y if not isinstance(x, S.Expr) else x == y) else UNKNOWN
                                      for x, y in zip(a.shape, b.shape)), dtype)
         if isinstance(a, ListVal) and isinstance(b, ListVal) and a.kind == b.kind and len(a.items) == len(b.items):

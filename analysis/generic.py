@@ -481,10 +481,11 @@ def gather_uses(entries) -> dict:
     return out
 
 
-def decide_input(param: str, uses: list, first: bool, batch: dict | None = None):
+def decide_input(param: str, uses: list, first: bool, batch: dict | None = None, lead=None):
     """The tensor a generic run binds an input to, from the uses of its probe: None when the
     body never used it as a tensor (it stays Unknown). `batch` (the context's record, see
-    context_notes) learns the name of a batch dim the probe assumed."""
+    context_notes) learns the name of a batch dim the probe assumed; `lead` names the input
+    whose leading dims a `Tensor[..., dim]` has (tails.py)."""
     if not uses:
         return None
     ranks = set(range(0, MAX_RANK + 1))
@@ -521,7 +522,10 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None)
         ranks = {2}  # a BatchNorm1d, nothing else pinning: a batch of feature vectors (N, C)
         spatial = assumed = True  # named N, C; the hover says the batch dim was assumed
     if len(ranks) != 1:
-        return TensorValue(None)  # several ranks fit (elementwise, linear, BatchNorm1d): open
+        # Several ranks fit (elementwise, linear): open; a last dim every use that fixes one
+        # fixes alike (`nn.Linear(dim, ...)`) is known: Tensor[..., dim] (tails.py).
+        tail = _pinned_last(pin_sets, ranks)
+        return TensorValue(None, tail=tail, lead=lead if tail else None)
     rank = next(iter(ranks))
     if names is None or len(names) != rank:
         base = (_CONVENTIONAL if spatial else {**_CONVENTIONAL, **_SEQUENCE}).get(rank) \
@@ -539,6 +543,18 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None)
     if batch is not None and rank and isinstance(dims[0], S.Expr) and (assumed or _batch_assumed(uses, rank)):
         batch[param] = names[0]
     return TensorValue(tuple(dims), Dtype("int64") if integer else None)
+
+
+def _pinned_last(pin_sets, ranks):
+    """(the value of the last dim,) when the uses that pin it at the admitted ranks agree
+    and no admitted rank is 0; else None."""
+    if not ranks or min(ranks) < 1:
+        return None
+    values = {pins[r][r - 1] for pins in pin_sets for r in ranks if r - 1 in pins.get(r, {})}
+    if len(values) != 1:
+        return None
+    value = values.pop()
+    return (value,) if isinstance(value, (int, S.Expr)) and not isinstance(value, bool) else None
 
 
 def _batch_assumed(uses: list, rank: int) -> bool:

@@ -23,7 +23,7 @@ def _tensor_text(shape) -> str:
 
 def value_text(v) -> str:
     if isinstance(v, TensorValue):
-        return _tensor_text(v.shape)
+        return v.text() if v.shape is None else _tensor_text(v.shape)
     if isinstance(v, ListVal):
         inner = ", ".join(value_text(x) for x in v.items)
         return f"({inner},)" if len(v.items) == 1 else f"({inner})"

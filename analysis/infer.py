@@ -271,7 +271,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         inputs, first = {}, True
         for n in names:
             t = decide_input(n, uses.get((fn.qualname, n), []), first,
-                             context_notes(self, "batch", fn.qualname))
+                             context_notes(self, "batch", fn.qualname), lead=(fn.qualname, n))
             if t is not None:
                 inputs[n] = t
                 first = first and t.shape is None

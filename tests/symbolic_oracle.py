@@ -53,6 +53,12 @@ def check_def(facts: list) -> list[str]:
     """facts: [(description, [dim texts], runtime shape)] of one def. Problems, if any."""
     problems, binding = [], {}
     for desc, dims, shape in facts:
+        if dims and dims[0] == "...":  # Tensor[..., dim]: the last dims only, any rank before
+            dims = dims[1:]
+            if len(dims) > len(shape):
+                problems.append(f"{desc}: {len(dims)} last dims, torch {list(shape)}")
+                continue
+            shape = tuple(shape)[len(shape) - len(dims):]
         if len(dims) != len(shape):
             problems.append(f"{desc}: rank {len(dims)}, torch {list(shape)}")
             continue

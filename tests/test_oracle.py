@@ -21,8 +21,8 @@ def _parse(shape_text):
     if not m:
         return None
     inner = m.group(1)
-    if inner.strip() == "...":
-        return None  # Tensor[...]: the rank is not claimed
+    if inner.strip() == "..." or inner.strip().startswith("...,"):
+        return None  # Tensor[...], Tensor[..., dim]: the rank is not claimed (checked symbolically)
     return tuple(int(d) if d.strip().isdigit() else d.strip() for d in inner.split(",")) if inner else ()
 
 

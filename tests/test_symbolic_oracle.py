@@ -23,3 +23,10 @@ def test_rank_and_concrete_dims():
     assert check_def([("x", ["N", "10"], (2, 10, 1))])
     assert check_def([("x", ["N", "10"], (2, 11))])
     assert dims_of("Tensor[N, max(C, 3), (H - 1)//2 + 1]") == ["N", "max(C, 3)", "(H - 1)//2 + 1"]
+
+
+def test_last_dims_after_an_ellipsis():
+    assert check_def([("x", ["...", "dim"], (2, 5, 8))]) == []
+    assert check_def([("x", ["...", "8"], (2, 5, 9))])
+    assert check_def([("x", ["...", "a", "b", "c"], (2, 3))])
+    assert check_def([("x", ["...", "dim"], (2, 8)), ("y", ["...", "dim"], (3, 9))])

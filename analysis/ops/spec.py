@@ -49,12 +49,16 @@ class TensorValue:
     dtype: str | None = None
     values: tuple | None = None  # small constant 1-D tensors only (see constant_values.py)
     strides: tuple | None = None  # only where certain (see layout.py); None: unknown
+    tail: tuple | None = None  # unknown rank, known last dims: Tensor[..., dim] (analysis/tails.py)
+    lead: Any = None  # with a tail: which input's leading dims come before it (tails.py)
 
     @property
     def rank(self):
         return UNKNOWN if self.shape is None else len(self.shape)
 
     def text(self) -> str:
+        if self.shape is None and self.tail:
+            return "Tensor[..., " + ", ".join(S.dim_text(d) for d in self.tail) + "]"
         return S.shape_text(self.shape)
 
     def size_text(self) -> str:

@@ -1,0 +1,106 @@
+"""Tensors of unknown rank whose last dims are known: `Tensor[..., dim]`.
+
+An input used only by `nn.Linear`, `nn.LayerNorm` and elementwise ops (a transformer block's
+feed-forward, an attention projection) admits every rank, so no rank is claimed for it; but
+`nn.Linear(dim, hidden)` still says its last dim is `dim` (generic.decide_input gives such an
+input a `tail`). An op applied to it is run on trial tensors with one, two and three fresh
+leading dims before that tail: when every trial leaves the leading dims where they were and
+agrees on the rest, the result is that rest after `...` (`Tensor[..., hidden]`); when every
+trial fails for a reason that does not involve the leading dims, the op fails for every rank
+(`nn.Linear(hidden + 1, dim)` after it: a must-fail error). Anything else is Unknown.
+"""
+from __future__ import annotations
+
+import re
+
+from . import shapes as S
+from .ops.spec import SomeTensors, TensorValue
+
+TRIAL_LEADS = (1, 2, 3)  # how many leading dims each trial puts before the tail
+_LEAD = "_lead"
+_LEAD_TEXT = re.compile(r"_lead\d+")
+SEVERAL = object()  # more than one tailed tensor among the arguments: not tried
+
+
+def has_tail(v) -> bool:
+    return isinstance(v, TensorValue) and v.shape is None and v.tail is not None
+
+
+def tailed_arguments(args, kwargs):
+    """The tailed tensors among the arguments (at the top or in a tuple/list): [] when none,
+    SEVERAL when their leading dims may differ (not from one input's)."""
+    found: list = []
+    for v in list(args) + list(kwargs.values()):
+        for x in (v if isinstance(v, (tuple, list)) else (v,)):
+            if has_tail(x) and all(x is not f for f in found):
+                found.append(x)
+    if len(found) > 1 and (found[0].lead is None or any(f.lead != found[0].lead for f in found)):
+        return SEVERAL
+    return found
+
+
+def lead_symbols(n: int) -> tuple:
+    return tuple(S.sym(f"{_LEAD}{i}") for i in range(n))
+
+
+def mentions_lead(v) -> bool:
+    if isinstance(v, S.Expr):
+        return any(s.startswith(_LEAD) for s in S.free_symbols(v))
+    if isinstance(v, S.Cond):
+        return any(s.startswith(_LEAD) for s in v.symbols())
+    if isinstance(v, (tuple, list)):
+        return any(mentions_lead(x) for x in v)
+    if isinstance(v, TensorValue):
+        return v.shape is not None and mentions_lead(v.shape)
+    return False
+
+
+def substitute(v, trials: dict):
+    """`v` with each tailed tensor replaced by its trial (at the top or in a tuple/list);
+    `trials`: id(tensor) -> trial."""
+    if id(v) in trials:
+        return trials[id(v)]
+    if isinstance(v, (tuple, list)) and any(id(x) in trials for x in v):
+        return type(v)(trials.get(id(x), x) for x in v)
+    return v
+
+
+NO_READING = object()
+
+
+def reading(out, lead):
+    """What a trial's output says once its leading dims are set aside, or NO_READING when it moved
+    them or mixed them into other dims."""
+    if isinstance(out, SomeTensors):
+        return NO_READING  # pieces of a count the trials may not agree on
+    if isinstance(out, TensorValue):
+        if out.shape is None:
+            return NO_READING
+        n = len(lead)
+        if tuple(out.shape[:n]) != lead or mentions_lead(out.shape[n:]):
+            return NO_READING
+        return ("tensor", tuple(out.shape[n:]), out.dtype)
+    if isinstance(out, (tuple, list)):
+        items = [reading(x, lead) for x in out]
+        return NO_READING if any(i is NO_READING for i in items) else (type(out).__name__, tuple(items))
+    if mentions_lead(out):
+        return NO_READING
+    return ("value", out)
+
+
+def rebuilt(r, lead):
+    """The analysis value of an agreed reading; its tensors keep the input's leading dims."""
+    kind = r[0]
+    if kind == "tensor":
+        if not r[1]:
+            return TensorValue(None, r[2])  # no known last dim: Tensor[...]
+        return TensorValue(None, r[2], tail=r[1], lead=lead)
+    if kind in ("tuple", "list"):
+        items = [rebuilt(x, lead) for x in r[1]]
+        return tuple(items) if kind == "tuple" else items
+    return r[1]
+
+
+def message(text: str) -> str:
+    """A trial's error message with its made-up leading dims written as `*`."""
+    return _LEAD_TEXT.sub("*", text)
