@@ -163,8 +163,9 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
 
 def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, forward, checker, tailed):
     """An op on a tensor of unknown rank with known last dims (tails.py): run on trials
-    with 1, 2 and 3 leading dims; a must-fail error when every trial fails for a reason
-    that does not involve them, a `Tensor[..., tail]` when every trial agrees on the rest."""
+    with 1, 2 and 3 leading dims; a `Tensor[..., tail]` when every trial agrees on the rest,
+    a must-fail error when the op fails at every rank up to MAX_RANK for a reason that does
+    not involve the leading dims (a rank it needs is always among the trials)."""
     frame = site[0] if site else (engine.stack[-1] if engine.stack else None)
 
     def trial_checker(cond):
@@ -172,8 +173,7 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
             return "soft", "", ()  # about the made-up leading dims: decides nothing
         return checker(cond)
 
-    readings, errors, kept = [], [], None
-    for n in tails.TRIAL_LEADS:
+    def attempt(n):
         lead = tails.lead_symbols(n)
         trials = {id(t): TensorValue(lead + tuple(t.tail), t.dtype) for t in tailed}
         t_args = [tails.substitute(a, trials) for a in s_args]
@@ -186,30 +186,31 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
             else:
                 out = run_spec(spec, ctx, t_args, t_kwargs)
         except ShapeError as e:
-            errors.append(e)
-            continue
+            return "error", e, None
         except Exception:  # noqa: BLE001 - Unknowable, or a spec that cannot take the trial
-            return UNKNOWN
-        r = tails.reading(out, lead)
-        if r is tails.NO_READING:
-            return UNKNOWN  # the op moved the leading dims or mixed them into others
-        readings.append(r)
-        if kept is None:
-            kept = ([c for c in ctx.assumed if not tails.mentions_lead(c)],
-                    [c for c in ctx.soft_assumed if not tails.mentions_lead(c)])
-    if len(errors) == len(tails.TRIAL_LEADS) and not _has_unknown_value(s_args, s_kwargs, module):
-        e = errors[0]
-        repair = {} if tails.mentions_lead(tuple(e.repair.values())) else e.repair
-        _report_error(engine, site, ShapeError(e.code, tails.message(e.message), repair, e.core), args, module, spec)
+            return "no", None, None
+        return "ok", tails.reading(out, lead), ctx
+
+    results = [attempt(n) for n in tails.TRIAL_LEADS]
+    kinds = {r[0] for r in results}
+    if kinds == {"error"}:
+        longest = max(len(t.tail) for t in tailed)
+        more = [attempt(n) for n in range(max(tails.TRIAL_LEADS) + 1, generic.MAX_RANK - longest + 1)]
+        if all(r[0] == "error" for r in more) and not _has_unknown_value(s_args, s_kwargs, module):
+            e = results[0][1]
+            repair = {} if tails.mentions_lead(tuple(e.repair.values())) else e.repair
+            _report_error(engine, site, ShapeError(e.code, tails.message(e.message), repair, e.core), args, module, spec)
         return UNKNOWN
-    if errors or not readings or any(r != readings[0] for r in readings):
-        return UNKNOWN  # fails at some ranks only, or the ranks disagree
+    readings = [r[1] for r in results]
+    if kinds != {"ok"} or readings[0] is tails.NO_READING or any(r != readings[0] for r in readings):
+        return UNKNOWN  # fails at some ranks only, moves the leading dims, or the ranks disagree
     out = tails.rebuilt(readings[0], tailed[0].lead)
     if frame is not None and site is not None:
         engine.note_origin(frame, site[1].nid, _describe(spec, args, kwargs, module, out))
     if frame is not None:
-        assumed, soft = kept
-        for cond in assumed + soft:
+        ctx = results[0][2]
+        soft = [c for c in ctx.soft_assumed if not tails.mentions_lead(c)]
+        for cond in [c for c in ctx.assumed if not tails.mentions_lead(c)] + soft:
             if cond in soft:
                 engine.soft_conditions.add(cond)
             frame.assumptions.append((cond, ((frame.path, frame.unit.key), site[1].nid) if site else None))

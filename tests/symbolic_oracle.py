@@ -52,13 +52,8 @@ def dims_of(shape_text: str):
 def check_def(facts: list) -> list[str]:
     """facts: [(description, [dim texts], runtime shape)] of one def. Problems, if any."""
     problems, binding = [], {}
+    facts = [_last_dims(desc, dims, shape) for desc, dims, shape in facts]
     for desc, dims, shape in facts:
-        if dims and dims[0] == "...":  # Tensor[..., dim]: the last dims only, any rank before
-            dims = dims[1:]
-            if len(dims) > len(shape):
-                problems.append(f"{desc}: {len(dims)} last dims, torch {list(shape)}")
-                continue
-            shape = tuple(shape)[len(shape) - len(dims):]
         if len(dims) != len(shape):
             problems.append(f"{desc}: rank {len(dims)}, torch {list(shape)}")
             continue
@@ -84,6 +79,13 @@ def check_def(facts: list) -> list[str]:
         elif got != n:
             problems.append(f"{desc}: {d} = {got} with {binding}, torch says {n}")
     return problems
+
+
+def _last_dims(desc, dims, shape):
+    """Tensor[..., dim] claims its last dims only, after any number of others."""
+    if dims and dims[0] == "..." and len(dims) - 1 <= len(shape):
+        return desc, dims[1:], tuple(shape)[len(shape) - len(dims) + 1:]
+    return desc, dims, shape
 
 
 def _search(expr, n, free, binding):
