@@ -30,6 +30,10 @@ def value_text(v) -> str:
     return "?"
 
 
+def _open_rank(v) -> bool:
+    return isinstance(v, TensorValue) and v.shape is None and v.tail is not None
+
+
 def _join_all(engine, values):
     out = values[0]
     for v in values[1:]:
@@ -337,8 +341,15 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
     out = []
     for nid, vals in facts.items():
         vals = sorted(vals, key=value_text)  # the order calls ran in must not matter
-        joined = _join_all(engine, vals)
         variants = tuple(sorted({value_text(v) for v in vals})) if len(vals) > 1 else ()
+        ranked = [v for v in vals if not _open_rank(v)]
+        if ranked and len(ranked) < len(vals) and any(isinstance(v, TensorValue) for v in ranked):
+            # A context where the rank is open (Tensor[..., dim]) beside ones where it is known:
+            # like a context that could not evaluate the line, it leaves the known rank with
+            # its dims unknown.
+            vals = ranked
+            unevaluated.add(nid)
+        joined = _join_all(engine, vals)
         if nid in many:
             variants = variants + ("…",)  # more shapes than listed; the join covers them
         if nid in unevaluated:
