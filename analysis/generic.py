@@ -481,11 +481,13 @@ def gather_uses(entries) -> dict:
     return out
 
 
-def decide_input(param: str, uses: list, first: bool, batch: dict | None = None, lead=None):
+def decide_input(param: str, uses: list, first: bool, batch: dict | None = None, lead=None,
+                 invented: set | None = None):
     """The tensor a generic run binds an input to, from the uses of its probe: None when the
     body never used it as a tensor (it stays Unknown). `batch` (the context's record, see
     context_notes) learns the name of a batch dim the probe assumed; `lead` names the input
-    whose leading dims a `Tensor[..., dim]` has (tails.py)."""
+    whose leading dims a `Tensor[..., dim]` has (tails.py); `invented` learns the names of
+    the symbols made up here (not those a use pinned)."""
     if not uses:
         return None
     ranks = set(range(0, MAX_RANK + 1))
@@ -540,6 +542,8 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None,
         values.discard(None)
         if len(values) == 1:
             dims[i] = values.pop()
+        elif invented is not None:
+            invented.add(names[i])
     if batch is not None and rank and isinstance(dims[0], S.Expr) and (assumed or _batch_assumed(uses, rank)):
         batch[param] = names[0]
     return TensorValue(tuple(dims), Dtype("int64") if integer else None)

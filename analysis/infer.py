@@ -245,9 +245,10 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             names.append(p.name)
         return self.probe_inputs(fn, list(args), {}, names, generic=True)
 
-    def probe_inputs(self, fn, args, kwargs, names, generic=False) -> dict:
+    def probe_inputs(self, fn, args, kwargs, names, generic=False, invented: set | None = None) -> dict:
         """Symbolic tensors for the parameters `names` of a call: a first run binds each to
-        a probe and records how the body uses it (generic.py); its entries are not results."""
+        a probe and records how the body uses it (generic.py); its entries are not results.
+        `invented` learns the symbols made up for them (generic.decide_input)."""
         if not names:
             return {}
         probes = {n: RankProbe(None, probe=(fn.qualname, n)) for n in names}
@@ -271,7 +272,8 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         inputs, first = {}, True
         for n in names:
             t = decide_input(n, uses.get((fn.qualname, n), []), first,
-                             context_notes(self, "batch", fn.qualname), lead=(fn.qualname, n))
+                             context_notes(self, "batch", fn.qualname), lead=(fn.qualname, n),
+                             invented=invented)
             if t is not None:
                 inputs[n] = t
                 first = first and t.shape is None

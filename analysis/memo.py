@@ -2,11 +2,14 @@
 liveness, and binding call arguments to parameters. Mixed into `infer.Engine`."""
 from __future__ import annotations
 
+import copy
+import dataclasses
+
 from . import ir
 from . import shapes as S
 from .shapes import UNKNOWN
-from .values import DictVal, FunctionVal, Instance, ListVal, Ref, is_tensor, value_key
-from .ops.spec import TensorValue
+from .values import SOME_INT, DictVal, FunctionVal, Instance, ListVal, Ref, is_tensor, value_key
+from .ops.spec import SomeTensors, TensorValue
 from . import pybuiltins
 from .annotations import tensor_from_annotation
 from .generic import GENERIC_REST, context_notes, generic_hyperparameter
@@ -216,6 +219,7 @@ class MemoMixin:
         if bound is None:
             return UNKNOWN
         rank_blind = False
+        made_up: set = set()  # symbols this call invented for arguments it was not given
         if not (generic or self.probing):
             # Arguments of unknown shape are analysed as symbols (generic.py), so this
             # context says what holds for any value instead of nothing.
@@ -224,7 +228,7 @@ class MemoMixin:
                 if fn.unit_key.endswith(".__init__"):
                     bound.update({n: generic_hyperparameter(n, UNKNOWN) for n in unknown})
                 else:
-                    probed = self.probe_inputs(fn, [], dict(bound), unknown)
+                    probed = self.probe_inputs(fn, [], dict(bound), unknown, invented=made_up)
                     bound.update(probed)
                     # An argument of unknown rank: a line this call cannot evaluate says
                     # nothing of its rank either (ide: its mark hides the rank too).
@@ -280,11 +284,14 @@ class MemoMixin:
         if caller is not None and not self.probing:
             # What the callee needed of its arguments holds after it returns (`H >=
             # patch_size` from a conv inside it): the caller decides with it too.
-            caller.assumptions.extend(getattr(entry, "preconditions", ()))
+            caller.assumptions.extend(a for a in getattr(entry, "preconditions", ())
+                                      if not (made_up and a[0].symbols() & made_up))
         self.surface_library_errors(fn.path, entry, site)
         if caller is not None and entry.key in self.memo and not self._probe_top():
             caller.entry.deps.append(Dep(fn, tuple(args), tuple(kwargs.items()), call_key, value_key(result),
                                          tuple(self.module_pos.items()), entry, generic))
+        if made_up:
+            result = forget_symbols(result, made_up)
         return result
 
     def surface_library_errors(self, callee_path, entry, site):
@@ -485,6 +492,44 @@ def _preconditions(assumptions, bound) -> tuple:
     for v in bound.values():
         _collect_symbols(v, syms, 0)
     return tuple(a for a in assumptions if isinstance(a[0], S.Cond) and a[0].symbols() <= syms)
+
+
+def forget_symbols(v, names: set, depth: int = 0):
+    """`v` with every dim that mentions one of `names` made unknown. A callee analysed with
+    made-up symbols for arguments its caller could not tell says what holds for any value of
+    them, but in the caller those names would mean the caller's own dims of the same name
+    (its `C` is not the callee's `C`): past the call they are unknown."""
+    if depth > 4:
+        return v
+    if isinstance(v, S.Expr):
+        return SOME_INT if v.symbols() & names else v
+    if isinstance(v, TensorValue):
+        def dims(ds):
+            return None if ds is None else tuple(
+                UNKNOWN if isinstance(d, S.Expr) and d.symbols() & names else d for d in ds)
+        shape, tail = dims(v.shape), dims(v.tail)
+        if shape == v.shape and tail == v.tail:
+            return v
+        return dataclasses.replace(v, shape=shape, tail=tail, values=None, strides=None)
+    if isinstance(v, tuple):
+        return tuple(forget_symbols(x, names, depth + 1) for x in v)
+    if isinstance(v, list):
+        return [forget_symbols(x, names, depth + 1) for x in v]
+    if isinstance(v, ListVal):
+        items = [forget_symbols(x, names, depth + 1) for x in v.items]
+        element = getattr(v, "element", None)
+        new_element = None if element is None else forget_symbols(element, names, depth + 1)
+        if all(a is b for a, b in zip(items, v.items)) and new_element is element:
+            return v
+        out = copy.copy(v)
+        out.items = items
+        if element is not None:
+            out.element = new_element
+        return out
+    if isinstance(v, SomeTensors):
+        return SomeTensors(tuple(forget_symbols(x, names, depth + 1) for x in v.prefix),
+                           forget_symbols(v.element, names, depth + 1))
+    return v
 
 
 def _collect_symbols(v, out: set, depth: int) -> None:

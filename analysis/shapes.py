@@ -45,7 +45,7 @@ UNKNOWN = _Unknown()
 class Atom:
     """A factor of a monomial: a symbol, or an irreducible floor-division / modulo."""
 
-    __slots__ = ("kind", "args", "_hash", "size")
+    __slots__ = ("kind", "args", "_hash", "size", "_text")
 
     def __init__(self, kind: str, args: tuple):
         self.kind = kind  # "sym" | "div" | "mod" | "max"
@@ -53,6 +53,7 @@ class Atom:
         self._hash = hash((kind, args))
         # Nodes of the tree it prints as (nested atoms count in full): see Expr.make.
         self.size = 1 + sum(a.size if isinstance(a, Expr) else 1 for a in args)
+        self._text = None  # printed once: sorting prints children again at every level
 
     def __eq__(self, other):
         return isinstance(other, Atom) and self.kind == other.kind and self.args == other.args
@@ -64,6 +65,11 @@ class Atom:
         return (self.kind != "sym", str(self))
 
     def __str__(self) -> str:
+        if self._text is None:
+            self._text = self._print()
+        return self._text
+
+    def _print(self) -> str:
         if self.kind == "sym":
             return self.args[0]
         a, b = self.args
@@ -92,10 +98,14 @@ class Expr:
     Never holds a pure constant: constructors return a plain int instead.
     """
 
-    __slots__ = ("terms", "_hash", "size")
+    __slots__ = ("terms", "_hash", "size", "_text", "_symbols")
 
     def __init__(self, terms: dict):
         self.terms = terms
+        # Computed once: nested dims share sub-expressions (a DAG), which a tree walk at
+        # every use would revisit exponentially often.
+        self._text = None
+        self._symbols = None
         self._hash = hash(frozenset(terms.items()))
         self.size = sum(1 + sum(a.size for a in m) for m in terms)
 
@@ -124,18 +134,25 @@ class Expr:
         return self.terms.get((), 0)
 
     def symbols(self) -> set[str]:
-        out: set[str] = set()
-        for mono in self.terms:
-            for atom in mono:
-                if atom.kind == "sym":
-                    out.add(atom.args[0])
-                else:
-                    for a in atom.args:
-                        if isinstance(a, Expr):
-                            out |= a.symbols()
-        return out
+        if self._symbols is None:
+            out: set[str] = set()
+            for mono in self.terms:
+                for atom in mono:
+                    if atom.kind == "sym":
+                        out.add(atom.args[0])
+                    else:
+                        for a in atom.args:
+                            if isinstance(a, Expr):
+                                out |= a.symbols()
+            self._symbols = frozenset(out)
+        return set(self._symbols)
 
     def __str__(self) -> str:
+        if self._text is None:
+            self._text = self._print()
+        return self._text
+
+    def _print(self) -> str:
         parts = []
         monos = sorted(self.terms, key=lambda m: (m == (), [a.sort_key() for a in m]))
         for mono in monos:
@@ -377,25 +394,31 @@ def free_symbols(d) -> set[str]:
     return d.symbols() if isinstance(d, Expr) else set()
 
 
-def substitute(d: Dim, mapping: dict) -> Dim:
-    """Replace symbols by dims (ints, exprs or UNKNOWN)."""
+def substitute(d: Dim, mapping: dict, memo: dict | None = None) -> Dim:
+    """Replace symbols by dims (ints, exprs or UNKNOWN). `memo` holds the atoms already
+    replaced: a shared sub-expression is replaced once, not once per path to it."""
     if not isinstance(d, Expr):
         return d
+    if memo is None:
+        memo = {}
     out: Dim = 0
     for mono, c in d.terms.items():
         term: Dim = c
         for atom in mono:
-            term = mul(term, _subst_atom(atom, mapping))
+            term = mul(term, _subst_atom(atom, mapping, memo))
         out = add(out, term)
     return out
 
 
-def _subst_atom(atom: Atom, mapping: dict) -> Dim:
+def _subst_atom(atom: Atom, mapping: dict, memo: dict) -> Dim:
     if atom.kind == "sym":
         name = atom.args[0]
         return mapping.get(name, Expr({(atom,): 1}))
-    a, b = (substitute(x, mapping) for x in atom.args)
-    return {"div": floordiv, "mod": mod, "max": dmax}[atom.kind](a, b)
+    if atom in memo:
+        return memo[atom]
+    a, b = (substitute(x, mapping, memo) for x in atom.args)
+    memo[atom] = out = {"div": floordiv, "mod": mod, "max": dmax}[atom.kind](a, b)
+    return out
 
 
 def dim_text(d: Dim) -> str:

@@ -136,7 +136,7 @@ def warm_up() -> None:
 def _z3_check(assumptions, cond, timeout_ms):
     import z3
 
-    syms: dict = {}
+    syms = SymbolTable()
     try:
         goal = _enc(cond, syms, z3)
         encoded = [_enc(a, syms, z3) for a in assumptions]
@@ -178,17 +178,22 @@ class _CannotEncode(Exception):
     pass
 
 
+class SymbolTable(dict):
+    """Symbol name -> Z3 variable, plus `atoms`: the div/mod/max atoms already encoded."""
+
+    def __init__(self):
+        super().__init__()
+        self.atoms: dict = {}
+
+
 def _enc(c, syms, z3):
     if isinstance(c, bool):
         return z3.BoolVal(c)
     if not isinstance(c, Cond):
         raise _CannotEncode(c)
-    if c.op == "eq":
-        return _term(c.args[0], syms, z3) == _term(c.args[1], syms, z3)
-    if c.op == "le":
-        return _term(c.args[0], syms, z3) <= _term(c.args[1], syms, z3)
-    if c.op == "lt":
-        return _term(c.args[0], syms, z3) < _term(c.args[1], syms, z3)
+    if c.op in ("eq", "le", "lt"):
+        a, b = (_term(x, syms, z3) for x in c.args)
+        return a == b if c.op == "eq" else a <= b if c.op == "le" else a < b
     if c.op == "not":
         return z3.Not(_enc(c.args[0], syms, z3))
     if c.op == "and":
@@ -222,16 +227,25 @@ def _term(d, syms, z3):
 
 
 def _atom(atom, syms, z3):
+    """An atom's Z3 term. `syms` maps symbol names to Z3 variables; the encoded div/mod/max
+    atoms are remembered beside it (nested dims share sub-expressions, and encoding a shared
+    one once keeps the work linear in the distinct atoms)."""
     if atom.kind == "sym":
         name = atom.args[0]
         if name not in syms:
             syms[name] = z3.Int(name)
         return syms[name]
+    memo = syms.atoms if isinstance(syms, SymbolTable) else {}
+    if atom in memo:
+        return memo[atom]
     a, b = (_term(x, syms, z3) for x in atom.args)
     if atom.kind == "div":
-        return a / b  # Z3's integer division floors for positive divisors, like Python
-    if atom.kind == "mod":
-        return a % b
-    if atom.kind == "max":
-        return z3.If(a >= b, a, b)
-    raise _CannotEncode(atom)
+        out = a / b  # Z3's integer division floors for positive divisors, like Python
+    elif atom.kind == "mod":
+        out = a % b
+    elif atom.kind == "max":
+        out = z3.If(a >= b, a, b)
+    else:
+        raise _CannotEncode(atom)
+    memo[atom] = out
+    return out

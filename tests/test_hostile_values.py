@@ -93,6 +93,11 @@ CASES = [
     # the def's hover shows no return shape rather than hanging.
     Case("symbolic dim nested in floor divisions", _symbolic("m = m // 3 + m", "torch.zeros(m)", "")
          .replace("'b c']):\n", "'b c']):\n#   ^ (t: Tensor[b, c])\n")),
+    # Each level's dim holds the one before it once (a chain, under the cap), but printing,
+    # substituting and encoding it revisited it at every level: 2**40 steps, now linear.
+    Case("symbolic dim nested in floor divisions times a dim",
+         _symbolic("m = (m // 2) * t.shape[1]",
+                   "torch.zeros(m) + torch.zeros(t.shape[0])  # warning: shape-mismatch", "")),
     Case("float scale of a symbolic dim squared", _symbolic("m = m * 0.1 * m")),
     Case("tensor value raised to 10**9", "p = torch.tensor([7]) ** 10**9\n"),
     Case("tensor values squared forty times", "k = torch.tensor([3])\nfor _ in range(40):\n    k = k * k\n"),
