@@ -4,6 +4,8 @@ methods of lists, dicts and nn modules.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import math
 import itertools
 from fractions import Fraction
@@ -313,6 +315,8 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
         # when the value is a tensor, but a number would do the same: weak evidence.
         weak = generic.is_elementwise(spec.name) and not _tensor_index(spec, s_args, v)
         generic.record(frame, v, "weak-ranks" if weak else "ranks", (ranks, pins))
+        if weak and not v.weak:
+            v = dataclasses.replace(v, weak=True)  # what follows is the probe only if it is a tensor
         if generic._has_unbatched_form(spec.name):
             generic.record(frame, v, "spatial", True)
         if spec.name in generic.INDEX_INPUT_OPS and s_args and s_args[0] is v:

@@ -183,6 +183,10 @@ class RankProbe(TensorValue):
     # input's rank, shifted by `offset` (this value's rank minus the input's), not its dims.
     derived: bool = False
     offset: int = 0
+    # The result of an elementwise op between the probe and another tensor (`offsets * n`):
+    # the probe's shape if the input is a tensor, the other's if it is a number, so its
+    # uses are weak evidence that the input is a tensor at all.
+    weak: bool = False
 
 
 def is_probe(v) -> bool:
@@ -192,6 +196,13 @@ def is_probe(v) -> bool:
 # -- recording uses ---------------------------------------------------------------------------
 def record(frame, probe: RankProbe, kind: str, data) -> None:
     """Note a use of the probe in the entry of the frame that made it."""
+    if probe.weak:
+        if kind in ("spatial", "integer", "features"):
+            return
+        if kind == "unpack":
+            kind, data = "weak-ranks", (frozenset({len(data)}), {})
+        elif kind == "ranks":
+            kind = "weak-ranks"
     if probe.derived:  # only the rank carries over to the input
         if kind == "integer" or (kind == "features" and probe.offset):
             return  # about a tensor computed from the input, not the input
@@ -426,7 +437,7 @@ def derived_from(probe: RankProbe, kept):
     """The value an op whose output rank follows the probe's gives in a probing run."""
     if kept is None:
         return None
-    d = RankProbe(None, probe=probe.probe, derived=True, offset=probe.offset + kept[-1])
+    d = RankProbe(None, probe=probe.probe, derived=True, offset=probe.offset + kept[-1], weak=probe.weak)
     if kept[0] == "tensor":
         return d
     from .values import ListVal
