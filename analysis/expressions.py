@@ -607,8 +607,13 @@ class ExpressionsMixin:
                 return a if a.derived else b
             dtype = a.dtype if a.dtype == b.dtype else None
             if a.shape is None or b.shape is None or len(a.shape) != len(b.shape):
-                same = a.shape is None and b.shape is None and a.tail == b.tail and a.lead == b.lead
-                return TensorValue(None, dtype, tail=a.tail, lead=a.lead) if same else TensorValue(None, dtype)
+                if a.shape is None and b.shape is None and a.tail and b.tail:
+                    # Both of open rank: the last dims both have, each kept where they agree.
+                    n = min(len(a.tail), len(b.tail))
+                    tail = tuple(x if x == y else UNKNOWN for x, y in zip(a.tail[-n:], b.tail[-n:]))
+                    if any(d is not UNKNOWN for d in tail):
+                        return TensorValue(None, dtype, tail=tail, lead=a.lead if a.lead == b.lead else None)
+                return TensorValue(None, dtype)
             return TensorValue(tuple(x if (x == y if not isinstance(x, S.Expr) else x == y) else UNKNOWN
                                      for x, y in zip(a.shape, b.shape)), dtype)
         if isinstance(a, ListVal) and isinstance(b, ListVal) and a.kind == b.kind and len(a.items) == len(b.items):

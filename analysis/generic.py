@@ -538,6 +538,13 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None,
         # Several ranks fit (elementwise, linear): open; a last dim every use that fixes one
         # fixes alike (`nn.Linear(dim, ...)`) is known: Tensor[..., dim] (tails.py).
         tail = _pinned_last(pin_sets, ranks)
+        if tail is None and ranks and min(ranks) >= 1:
+            # Every admitted rank has a last dim (`'... (d r) -> ... d r'`, `x[..., :k]`):
+            # a symbol of its own, like any dim a generic input is given.
+            name = "C" if first else f"{param}_C"
+            tail = (S.sym(name),)
+            if invented is not None:
+                invented.add(name)
         return TensorValue(None, tail=tail, lead=lead if tail else None)
     rank = next(iter(ranks))
     if names is None or len(names) != rank:

@@ -271,12 +271,16 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         uses = gather_uses(found)
         inputs, first = {}, True
         for n in names:
+            made: set = set()
             t = decide_input(n, uses.get((fn.qualname, n), []), first,
                              context_notes(self, "batch", fn.qualname), lead=(fn.qualname, n),
-                             invented=invented)
+                             invented=made)
+            if invented is not None:
+                invented |= made
             if t is not None:
                 inputs[n] = t
-                first = first and t.shape is None
+                # (the plain names once: a later input's dims are named after it)
+                first = first and t.shape is None and not (t.tail and made)
         return inputs
 
     def _classes_by_method(self, env):

@@ -4,8 +4,12 @@ A block that only applies `nn.Linear`, `nn.LayerNorm`, activations, dropout and 
 additions to its input works on (B, dim), (B, T, dim) or any other rank, so no rank is
 claimed; but `nn.Linear(dim, hidden)` says the last dim is `dim`, and every line after it
 knows its last dim (`Tensor[..., hidden]`). A layer that disagrees with it fails for every
-rank: a must-fail error, with no example call needed."""
+rank: a must-fail error, with no example call needed.
+
+When no use pins the last dim but every use needs one (`'... (d r) -> ... d r'`), the last
+dim is a symbol of its own: `Tensor[..., C]`."""
 import torch
+from einops import rearrange
 from torch import nn
 
 
@@ -56,5 +60,16 @@ class WrongHead(nn.Module):
         return self.head(h)  # error: shape-mismatch
 
 
+def rotate_half(x):
+    x = rearrange(x, "... (d r) -> ... d r", r=2)
+   #^ Tensor[..., C//2, 2]
+    x1, x2 = x.unbind(dim=-1)
+   #^ Tensor[..., C//2]
+    x = torch.stack((-x2, x1), dim=-1)
+   #^ Tensor[..., C//2, 2]
+    return rearrange(x, "... d r -> ... (d r)")
+
+
 # oracle: FeedForward(dim=8, hidden=16)(torch.randn(2, 5, 8))
 # oracle: GatedUnit(dim=8, inner=6)(torch.randn(3, 8))
+# oracle: rotate_half(torch.randn(2, 3, 8))
