@@ -31,7 +31,8 @@ def value_text(v) -> str:
 
 
 def _open_rank(v) -> bool:
-    return isinstance(v, TensorValue) and v.shape is None and v.tail is not None
+    """A tensor whose rank this context left open (Tensor[..., dim] or Tensor[...])."""
+    return isinstance(v, TensorValue) and v.shape is None
 
 
 def _join_all(engine, values):
@@ -344,7 +345,7 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
         variants = tuple(sorted({value_text(v) for v in vals})) if len(vals) > 1 else ()
         ranked = [v for v in vals if not _open_rank(v)]
         if ranked and len(ranked) < len(vals) and any(isinstance(v, TensorValue) for v in ranked):
-            # A context where the rank is open (Tensor[..., dim]) beside ones where it is known:
+            # A context where the rank is open (Tensor[..., dim], Tensor[...]) beside ones where it is known:
             # like a context that could not evaluate the line, it leaves the known rank with
             # its dims unknown.
             vals = ranked

@@ -272,6 +272,25 @@ def split_dims(inner: str) -> list[str]:
     return out + [cur]
 
 
+def open_rank_tail(shape: str):
+    """`Tensor[..., a, 2]` -> ("a", 2): the last dims a hover of open rank claims, else None."""
+    m = _DIMS.match(shape.strip())
+    if not m:
+        return None
+    dims = [d.strip() for d in split_dims(m.group(1))]
+    if len(dims) < 2 or dims[0] != "..." or "..." in dims[1:]:
+        return None
+    return tuple(int(d) if re.fullmatch(r"-?\d+", d) else d for d in dims[1:])
+
+
+def tail_contradicts(shape: str, shapes) -> bool:
+    """An open-rank hover counts as unknown, but its last dims must still hold: wrong if a
+    concrete one differs from the runtime's (or the runtime rank is too small for them)."""
+    tail = open_rank_tail(shape)
+    return tail is not None and any(len(s) < len(tail) or not compatible(tail, tuple(s)[len(s) - len(tail):])
+                                    for s in shapes)
+
+
 def compatible(ours, torch_shape) -> bool:
     return len(ours) == len(torch_shape) and all(not isinstance(a, int) or a == b for a, b in zip(ours, torch_shape))
 
@@ -283,7 +302,7 @@ def classify(fact, shapes):
     if ours == "nontensor":
         return "wrong", f"non-tensor {fact.shape}"
     if ours is None:
-        return "unknown", fact.shape
+        return ("wrong" if tail_contradicts(fact.shape, shapes) else "unknown"), fact.shape
     bad = [s for s in shapes if not compatible(ours, s)]
     if bad:
         return "wrong", fact.shape
@@ -414,7 +433,7 @@ def classify_nodriver(fact, shapes):
     if ours == "nontensor":
         return "wrong", f"non-tensor {fact.shape}"
     if ours is None:
-        return "unknown", fact.shape
+        return ("wrong" if tail_contradicts(fact.shape, shapes) else "unknown"), fact.shape
     if any(not compatible(ours, s) for s in shapes):
         return "wrong", fact.shape
     return "consistent", fact.shape
