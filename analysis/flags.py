@@ -67,6 +67,7 @@ def split(engine, frame, test, env) -> Split | None:
     _collect(engine, frame, test, env, atoms, set())
     if not atoms or len(atoms) > MAX_ATOMS:
         return None
+    _note_split_flags(engine, atoms)
     truths = {}
     for combination in product(*(_options(v) for v, _ in atoms)):
         with assumed(engine, env, atoms, dict(enumerate(combination))) as way_env:
@@ -75,6 +76,35 @@ def split(engine, frame, test, env) -> Split | None:
             return None
         truths[combination] = t
     return Split(atoms, truths)
+
+
+def _note_split_flags(engine, atoms) -> None:
+    """Remember, on the generic instance being built, the flags its construction split on
+    (`dim * mult * (2 if glu else 1)`): its methods then run on one instance per value of
+    them (infer.flag_worlds), so a `forward` testing `self.glu` sees the layers built that way."""
+    names = {v.name for v, _ in atoms if isinstance(v, DefaultBool) and v.name}
+    if not names:
+        return
+    owner = _building(engine)
+    if owner is not None:
+        owner.__dict__.setdefault("split_flags", set()).update(names)
+
+
+def note_dead_values(engine, sp: Split, values: dict) -> None:
+    """The flag values of a way that cannot go on (it raises: an import of a package no
+    file has): the generic instance being built is never built with them (flag_worlds)."""
+    owner = _building(engine)
+    if owner is None:
+        return
+    for i, v in values.items():
+        flag = sp.atoms[i][0]
+        if isinstance(flag, DefaultBool) and flag.name and isinstance(v, bool):
+            owner.__dict__.setdefault("dead_flag_values", set()).add((flag.name, v))
+
+
+def _building(engine):
+    """The entry of the generic instance under construction, if any."""
+    return next((f.entry for f in reversed(engine.stack) if f.entry.key[:2] == ("<new>", True)), None)
 
 
 def _collect(engine, frame, node, env, atoms, seen, truthy=True) -> None:

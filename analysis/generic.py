@@ -64,7 +64,7 @@ def generic_hyperparameter(name: str, default, defaults: dict | None = None):
     if type(default) is int and default == 0:
         return DefaultZero(name)
     if isinstance(default, bool):
-        return DefaultBool(default)
+        return DefaultBool(default, name)
     if isinstance(default, int) and not isinstance(default, S.Expr) and default >= 1:
         if defaults is not None:
             defaults[name] = default  # the hover's "with the defaults" variant
@@ -119,10 +119,11 @@ class DefaultBool:
     ways, since the real model may be built with the other value; a spec it is passed to
     (`bias=bias`) sees the default, which changes no shape there."""
 
-    __slots__ = ("default",)
+    __slots__ = ("default", "name")
 
-    def __init__(self, default: bool):
+    def __init__(self, default: bool, name: str | None = None):
         self.default = default
+        self.name = name  # the constructor parameter it stands for (infer.flag_worlds)
 
     def structural_key(self, key):
         return ("default-bool", self.default)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 
-from .values import ClassVal, FunctionVal
+from .values import ClassVal, FunctionVal, Instance
 from . import values
 from .frames import Budget, Entry, start_budget, stop_run, Frame, reachable, _is_static, _short, _module_name
 from .expressions import ExpressionsMixin
@@ -196,6 +196,10 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 self_value = self._generic_instance(cls)
                 if isinstance(fn, FunctionVal) and _is_static(fn):
                     self_value = None
+                worlds = self.flag_worlds(cls, self_value)
+                if worlds:
+                    self._run_with_instances(fn, worlds, key, collected, own)
+                    continue
             args = []
             params = list(fn.params)
             if self_value is not None and params:
@@ -213,6 +217,27 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         dropped = _reached_by_others(own, path, self.generic_runs)
         self.roots.extend(e for e in collected if e.id not in dropped)
         self.compute_live()
+
+    def flag_worlds(self, cls, inst) -> list:
+        """The instances of a class nobody builds, one per value of the bool flags its
+        construction split on (generic.DefaultBool; at most MAX_FLAG_WORLD_FLAGS of them),
+        or [] to use the one generic instance. Built with both values joined, `nn.Linear(dim,
+        dim * mult * (2 if glu else 1))` has an unknown width, and `forward`'s `if not
+        self.glu:` way would apply it; built once per value, each way meets its own layer."""
+        if not isinstance(inst, Instance) or getattr(inst, "origin", None) is None:
+            return []
+        init = cls.lookup("__init__")
+        if not isinstance(init, FunctionVal):
+            return []
+        params = {p.name for p in init.params}
+        flags = sorted(n for n in inst.origin.__dict__.get("split_flags", ()) if n in params)
+        if not flags or len(flags) > MAX_FLAG_WORLD_FLAGS:
+            return []
+        dead = inst.origin.__dict__.get("dead_flag_values", set())  # (a way that raises)
+        worlds = [self.construct(cls, [], dict(zip(flags, values)), None, generic=True)
+                  for values in itertools.product((False, True), repeat=len(flags))
+                  if not any((f, v) in dead for f, v in zip(flags, values))]
+        return [w for w in worlds if isinstance(w, Instance)]
 
     def _run_with_instances(self, fn, instances, key, collected, own):
         """A method of a class the file's factories build (or of a base class its heirs
@@ -300,6 +325,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
 
 
 MAX_FACTORY_INSTANCES = 4
+MAX_FLAG_WORLD_FLAGS = 2  # flags split on at construction: 2**2 instances at most
 
 
 def _heirs_with_init(module_env, cls, fn, name) -> list:

@@ -355,6 +355,7 @@ class MemoMixin:
         params = unit.params
         args = list(args)
         kwargs = dict(kwargs)
+        given = set(kwargs)  # (a generic constructor keeps what it is given: flag_worlds)
         rest = kwargs.pop(GENERIC_REST, False)  # **kwargs of a def nobody calls (generic.py)
         module_method = bool(args) and isinstance(args[0], Instance) and args[0].cls.is_module() and \
             not fn.unit_key.endswith(".__init__")
@@ -408,7 +409,7 @@ class MemoMixin:
                 # named after them, also when they have a default (the real model may be
                 # built with another value). See generic.py.
                 for p in params[1:]:
-                    if p.kind in ("pos", "kwonly") and p.name not in kwargs:
+                    if p.kind in ("pos", "kwonly") and p.name not in given:
                         env[p.name] = generic_hyperparameter(p.name, env.get(p.name),
                                                              context_notes(self, "defaults"))
             # Parameters with tensor annotations get symbolic shapes.

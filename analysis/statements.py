@@ -200,6 +200,8 @@ class StatementsMixin:
             goes_on = on_false if a is None else on_true if b is None else \
                 {i: v for i, v in on_true.items() if i in on_false and on_false[i] is v}
             flags.rebind(self, out, sp, goes_on)
+            if a is None or b is None:
+                flags.note_dead_values(self, sp, on_true if a is None else on_false)
         return out
 
     def _branch(self, frame, body, env, test, nid):
