@@ -35,3 +35,13 @@ def shape_comment(images):
     x = images.flatten(1)  # shape: [N, 3072]
     return head(x)
     #      ^ Tensor[N, 10]
+
+
+def circulant(weight: Float[Tensor, "h d"]):
+    # a slice bound that is a negative symbol counts from the end, as a negative int does
+    d = weight.shape[-1]
+    tiled = torch.nn.functional.pad(weight, (0, d)).repeat(1, d)
+    cut = tiled[:, :-d]
+    #^ Tensor[h, -d + 2*d*d]
+    return cut.reshape(weight.shape[0], d, 2 * d - 1)
+    #           ^ Tensor[h, d, 2*d - 1]

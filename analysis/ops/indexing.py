@@ -73,7 +73,11 @@ def slice_len(ctx, n, start, stop, step):
             return default
         if v is UNKNOWN:
             return None
-        if isinstance(v, int) and v < 0:
+        # A bound counts from the end when negative: `x[:, :-d]` with d a symbol (>= 1) too.
+        negative = v < 0 if isinstance(v, int) else _try(ctx, S.lt(v, 0))
+        if negative is None:
+            return None
+        if negative:
             v = S.add(n, v)
             nonneg = _try(ctx, S.ge(v, 0))
             if nonneg is None:
