@@ -107,6 +107,8 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
         if verdict == "contingent" and not cond.symbols() <= frame.hard_syms:
             # Symbols the user never declared (from unknown inputs) only give errors.
             verdict = "soft"
+        if verdict == "contingent" and _holds_with_defaults(engine, frame, cond):
+            verdict = "soft"  # fails only for hyperparameters the model is not built with by default
         return verdict, cex, core
 
     ctx = OpContext(op_name=spec.name, checker=checker)
@@ -217,6 +219,31 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
                 engine.soft_conditions.add(cond)
             frame.assumptions.append((cond, ((frame.path, frame.unit.key), site[1].nid) if site else None))
     return from_spec(out)
+
+
+def _holds_with_defaults(engine, frame, cond) -> bool:
+    """In a context with no example call, does `cond` hold for every input once the
+    hyperparameter symbols of the instances running it take their defaults? A warning whose
+    counterexample needs a model built otherwise (`H = 1` under `assert H % (patch * window)
+    == 0`, with patch 4 and window 7 by default) is noise; the inputs stay free."""
+    defaults: dict = {}
+    for f in engine.stack:
+        inst = (getattr(f, "bound_args", None) or {}).get("self")
+        origin = getattr(inst, "origin", None)
+        if origin is not None:
+            defaults.update(origin.__dict__.get("generic_notes", {}).get("defaults", {}))
+    if not defaults:
+        return False
+    slice_ = solver.relevant_slice(frame.assumptions, cond)
+    if not (cond.symbols() | {n for c, _ in slice_ for n in c.symbols()}) & defaults.keys():
+        return False
+    mapping = {n: v for n, v in defaults.items() if isinstance(v, int)}
+    assumed = [(S.substitute_cond(c, mapping), o) for c, o in slice_]
+    if any(c is False for c, _ in assumed):
+        return False  # the defaults contradict what the code assumed: no verdict from them
+    verdict, _, _ = solver.check([(c, o) for c, o in assumed if isinstance(c, S.Cond)],
+                                 S.substitute_cond(cond, mapping), engine.timeout_ms)
+    return verdict == "valid"
 
 
 def _rests_on_soft(engine, frame, cond) -> bool:

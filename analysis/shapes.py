@@ -517,6 +517,17 @@ def gt(a: Dim, b: Dim) -> BoolLike:
     return _rel("lt", b, a)
 
 
+def substitute_cond(c: BoolLike, mapping: dict) -> BoolLike:
+    """A condition with symbols replaced by dims (folded where that decides it)."""
+    if not isinstance(c, Cond):
+        return c
+    if c.op in ("eq", "le", "lt"):
+        a, b = (substitute(x, mapping) for x in c.args)
+        return {"eq": eq, "le": le, "lt": lt}[c.op](a, b)
+    parts = [substitute_cond(x, mapping) for x in c.args]
+    return not_(parts[0]) if c.op == "not" else and_(*parts) if c.op == "and" else or_(*parts)
+
+
 def not_(c: BoolLike) -> BoolLike:
     if c is UNKNOWN or isinstance(c, bool):
         return c if c is UNKNOWN else not c
