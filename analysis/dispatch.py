@@ -109,6 +109,8 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
             verdict = "soft"
         if verdict == "contingent" and _holds_with_defaults(engine, frame, cond):
             verdict = "soft"  # fails only for hyperparameters the model is not built with by default
+        if verdict == "contingent" and _holds_for_callers(engine, frame, cond):
+            verdict = "soft"  # the callers' asserts rule the counterexample out
         return verdict, cex, core
 
     ctx = OpContext(op_name=spec.name, checker=checker)
@@ -244,6 +246,23 @@ def _holds_with_defaults(engine, frame, cond) -> bool:
     verdict, _, _ = solver.check([(c, o) for c, o in assumed if isinstance(c, S.Cond)],
                                  S.substitute_cond(cond, mapping), engine.timeout_ms)
     return verdict == "valid"
+
+
+def _holds_for_callers(engine, frame, cond) -> bool:
+    """Does `cond` hold once the assumptions of the frames that called this one are added
+    (`assert seqlen % (bucket_size * 2) == 0` in forward, the failing op in a helper it
+    calls)? A callee's entry is memoized by its arguments alone, so a call that relied on
+    its callers' assumptions is made impure: it re-runs with them (incremental = fresh)."""
+    callers = [f for f in engine.stack if f is not frame and f.assumptions]
+    if not callers:
+        return False
+    inherited = [a for f in callers for a in f.assumptions]
+    verdict, _, _ = solver.check(inherited + list(frame.assumptions), cond, engine.timeout_ms)
+    if verdict != "valid":
+        return False
+    for f in engine.stack[1:]:
+        f.pure = False
+    return True
 
 
 def _rests_on_soft(engine, frame, cond) -> bool:

@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from .values import ListVal, value_key
 from .lower import LOCAL_BITS
+from .frames import reachable
 from . import ir
 from .ir import HEADER_NID
 from .frames import reachable
@@ -63,12 +64,17 @@ def _engine_view(engine, path: str) -> tuple:
     # hover there claims no dim (_unit_facts); a line it did evaluate (a constant table)
     # holds in it like in any other.
     by_unit: dict = {}  # unit key -> the live entries holding facts of it
+    # Diagnostics only from entries some root other than a guessed flag world reaches.
+    guessed = getattr(engine, "guess_roots", None)
+    trusted = {e.id for e in reachable([r for r in engine.roots if r.id not in guessed])} if guessed else None
     for entry in engine.live.values():
         generic = entry.id not in engine.real_ids
         for unit_key in _fact_units(entry, path):
             if generic and unit_key in engine.real_units:
                 continue  # a def the file really runs: facts come from those runs only
             by_unit.setdefault(unit_key, []).append(entry)
+        if trusted is not None and entry.id not in trusted:
+            continue
         for rec in entry.diags.values():
             if rec.unit[0] == path:
                 diags.setdefault(rec.key(), rec)

@@ -40,6 +40,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.real_ids: set = set()
         self.real_units: set = set()
         self.roots: list = []  # module runs and analyses of uncalled defs
+        self.guess_roots: set = set()  # ids of roots run on a guessed flag world (flag_worlds)
         self._collect: list = []  # stack of children lists being filled
         self._validating: list = []  # [stack depth, a re-asked call became impure]
         self._loop_writes: list = []  # per loop of unknown trip count: objects it mutated
@@ -234,10 +235,22 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         if not flags or len(flags) > MAX_FLAG_WORLD_FLAGS:
             return []
         dead = inst.origin.__dict__.get("dead_flag_values", set())  # (a way that raises)
-        worlds = [self.construct(cls, [], dict(zip(flags, values)), None, generic=True)
-                  for values in itertools.product((False, True), repeat=len(flags))
-                  if not any((f, v) in dead for f, v in zip(flags, values))]
-        return [w for w in worlds if isinstance(w, Instance)]
+        worlds = []
+        for values in itertools.product((False, True), repeat=len(flags)):
+            if any((f, v) in dead for f, v in zip(flags, values)):
+                continue
+            sink = self._collect[-1] if self._collect else []
+            mark = len(sink)
+            w = self.construct(cls, [], dict(zip(flags, values)), None, generic=True)
+            if not isinstance(w, Instance):
+                continue
+            if any(init.defaults.get(f) is not v for f, v in zip(flags, values)):
+                # A value the model is not built with by default is a guess, like a way of an
+                # `if` on it: its shapes are shown, its diagnostics are not (ide._engine_view).
+                w.guessed_world = True
+                self.guess_roots.update(e.id for e in sink[mark:])
+            worlds.append(w)
+        return worlds
 
     def _run_with_instances(self, fn, instances, key, collected, own):
         """A method of a class the file's factories build (or of a base class its heirs
@@ -246,11 +259,15 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         changes the instances without touching this def."""
         start = len(collected)
         for inst in instances:
+            mark = len(collected)
             try:
                 inputs = self._generic_inputs(fn, [inst])
                 self.call_user(fn, [inst], inputs, generic=True)
             except Budget:
                 break
+            finally:
+                if getattr(inst, "guessed_world", False):
+                    self.guess_roots.update(e.id for e in collected[mark:])
         own[key] = collected[start:]
 
     def _generic_inputs(self, fn, args) -> dict:
