@@ -64,18 +64,21 @@ def _engine_view(engine, path: str) -> tuple:
     # hover there claims no dim (_unit_facts); a line it did evaluate (a constant table)
     # holds in it like in any other.
     by_unit: dict = {}  # unit key -> the live entries holding facts of it
-    # Diagnostics only from entries some root other than a guessed flag world reaches.
+    # An entry only a guessed flag world reaches (infer.flag_worlds) gives no diagnostics in
+    # the methods of that world's class: the flag's other value may be the only one used.
     guessed = getattr(engine, "guess_roots", None)
     trusted = {e.id for e in reachable([r for r in engine.roots if r.id not in guessed])} if guessed else None
+    guess_classes = getattr(engine, "guess_classes", set())
     for entry in engine.live.values():
         generic = entry.id not in engine.real_ids
         for unit_key in _fact_units(entry, path):
             if generic and unit_key in engine.real_units:
                 continue  # a def the file really runs: facts come from those runs only
             by_unit.setdefault(unit_key, []).append(entry)
-        if trusted is not None and entry.id not in trusted:
-            continue
+        only_guessed = trusted is not None and entry.id not in trusted
         for rec in entry.diags.values():
+            if only_guessed and rec.unit[1].rsplit(".", 1)[0] in guess_classes:
+                continue
             if rec.unit[0] == path:
                 diags.setdefault(rec.key(), rec)
     view = views[path] = (by_unit, diags, context_notes_by_entry(engine))

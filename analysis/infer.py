@@ -41,6 +41,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.real_units: set = set()
         self.roots: list = []  # module runs and analyses of uncalled defs
         self.guess_roots: set = set()  # ids of roots run on a guessed flag world (flag_worlds)
+        self.guess_classes: set = set()  # the classes of those worlds
         self._collect: list = []  # stack of children lists being filled
         self._validating: list = []  # [stack depth, a re-asked call became impure]
         self._loop_writes: list = []  # per loop of unknown trip count: objects it mutated
@@ -246,9 +247,11 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 continue
             if any(init.defaults.get(f) is not v for f, v in zip(flags, values)):
                 # A value the model is not built with by default is a guess, like a way of an
-                # `if` on it: its shapes are shown, its diagnostics are not (ide._engine_view).
+                # `if` on it: its shapes are shown, and the diagnostics in the class's own
+                # methods are not (a def it calls fails alike for any caller: ide._engine_view).
                 w.guessed_world = True
                 self.guess_roots.update(e.id for e in sink[mark:])
+                self.guess_classes.add(cls.qualname)
             worlds.append(w)
         return worlds
 
