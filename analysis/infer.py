@@ -21,7 +21,7 @@ from .expressions import ExpressionsMixin
 from .memo import MemoMixin
 from .statements import StatementsMixin
 from .annotations import tensor_from_annotation
-from .generic import GENERIC_REST, RankProbe, context_notes, decide_input, gather_uses
+from .generic import GENERIC_REST, DefaultBool, RankProbe, context_notes, decide_input, gather_uses
 
 
 class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
@@ -232,7 +232,11 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         if not isinstance(init, FunctionVal):
             return []
         params = {p.name for p in init.params}
-        flags = sorted(n for n in inst.origin.__dict__.get("split_flags", ()) if n in params)
+        # Only flags the instance keeps (`self.glu = glu`): its methods read them again, and
+        # only a world per value keeps what they read consistent with what was built (a
+        # flag used in __init__ alone is joined there at a fraction of the cost).
+        kept = {v.name for v in inst.attrs.values() if isinstance(v, DefaultBool)}
+        flags = sorted(n for n in inst.origin.__dict__.get("split_flags", ()) if n in params and n in kept)
         if not flags or len(flags) > MAX_FLAG_WORLD_FLAGS:
             return []
         dead = inst.origin.__dict__.get("dead_flag_values", set())  # (a way that raises)

@@ -3,7 +3,8 @@
 `nn.Linear(dim, dim * mult * (2 if glu else 1))` is as wide as the flag says, and `forward`
 tests the same flag: built once with both values joined, the width would be unknown on
 either way of `if not self.glu:`. The class is built once per value of the flag instead, and
-each way of `forward` meets the layer its value built.
+each way of `forward` meets the layer its value built. (Only flags the instance keeps get
+worlds: a flag used in `__init__` alone is joined there.)
 
 A value the model is not built with by default is a guess, like a way of an `if` on it: its
 shapes are shown, its diagnostics are not (`Gate(dim, legacy=True)` is broken, but nothing
@@ -36,6 +37,7 @@ class FeedForward(nn.Module):
 class Gate(nn.Module):
     def __init__(self, dim, legacy=False):
         super().__init__()
+        self.legacy = legacy
         self.proj = nn.Linear(dim, dim * (3 if legacy else 2))
         self.out = nn.Linear(dim * 2, dim)
 
