@@ -319,6 +319,7 @@ class ExpressionsMixin:
     def construct(self, cls: ClassVal, args, kwargs, site, generic=False):
         """`Net(...)`: a memoized call creating the instance and running __init__."""
         caller = self._caller()
+        flags.note_passed_flags(self, list(args) + list(kwargs.values()))
         try:
             key = ("<new>", "probe" if self.probing else generic, value_key(cls),
                    tuple(value_key(a) for a in args), tuple((k, value_key(v)) for k, v in kwargs.items()))

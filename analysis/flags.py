@@ -102,6 +102,17 @@ def note_dead_values(engine, sp: Split, values: dict) -> None:
             owner.__dict__.setdefault("dead_flag_values", set()).add((flag.name, v))
 
 
+def note_passed_flags(engine, values) -> None:
+    """Flags of the generic instance being built that it hands to a part it builds
+    (`FastAttention(dim, causal=causal)`): the part keeps them, like `self.causal = causal`
+    (infer.flag_worlds)."""
+    names = {v.name for v in values if isinstance(v, DefaultBool) and v.name}
+    if names:
+        owner = _building(engine)
+        if owner is not None:
+            owner.__dict__.setdefault("passed_flags", set()).update(names)
+
+
 def _building(engine):
     """The entry of the generic instance under construction, if any."""
     return next((f.entry for f in reversed(engine.stack) if f.entry.key[:2] == ("<new>", True)), None)

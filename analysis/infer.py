@@ -233,10 +233,12 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             return []
         params = {p.name for p in init.params}
         # Only flags the instance keeps (`self.glu = glu`, or an attribute of the flag's name:
-        # after an `if` on it the attribute holds the joined values): its methods read them
+        # after an `if` on it the attribute holds the joined values; or hands to a part it
+        # builds, `FastAttention(causal=causal)`, which keeps it): its methods read them
         # again, and only a world per value keeps what they read consistent with what was
         # built (a flag used in __init__ alone is joined there at a fraction of the cost).
-        kept = {v.name for v in inst.attrs.values() if isinstance(v, DefaultBool)} | set(inst.attrs)
+        kept = {v.name for v in inst.attrs.values() if isinstance(v, DefaultBool)} | set(inst.attrs) | \
+            inst.origin.__dict__.get("passed_flags", set())
         flags = sorted(n for n in inst.origin.__dict__.get("split_flags", ()) if n in params and n in kept)
         if not flags or len(flags) > MAX_FLAG_WORLD_FLAGS:
             return []
