@@ -22,7 +22,7 @@ from itertools import product
 from . import ir
 from . import values as V
 from . import shapes as S
-from .generic import DefaultBool, DefaultNone, DefaultZero
+from .generic import DefaultBool, DefaultNone, DefaultZero, building_entry
 from .values import Instance, MaybeNone, NNModule
 
 MAX_ATOMS = 3
@@ -85,7 +85,7 @@ def _note_split_flags(engine, atoms) -> None:
     names = {v.name for v, _ in atoms if isinstance(v, DefaultBool) and v.name}
     if not names:
         return
-    owner = _building(engine)
+    owner = building_entry(engine)
     if owner is not None:
         owner.__dict__.setdefault("split_flags", set()).update(names)
 
@@ -93,7 +93,7 @@ def _note_split_flags(engine, atoms) -> None:
 def note_dead_values(engine, sp: Split, values: dict) -> None:
     """The flag values of a way that cannot go on (it raises: an import of a package no
     file has): the generic instance being built is never built with them (flag_worlds)."""
-    owner = _building(engine)
+    owner = building_entry(engine)
     if owner is None:
         return
     for i, v in values.items():
@@ -108,14 +108,9 @@ def note_passed_flags(engine, values) -> None:
     (infer.flag_worlds)."""
     names = {v.name for v in values if isinstance(v, DefaultBool) and v.name}
     if names:
-        owner = _building(engine)
+        owner = building_entry(engine)
         if owner is not None:
             owner.__dict__.setdefault("passed_flags", set()).update(names)
-
-
-def _building(engine):
-    """The entry of the generic instance under construction, if any."""
-    return next((f.entry for f in reversed(engine.stack) if f.entry.key[:2] == ("<new>", True)), None)
 
 
 def _collect(engine, frame, node, env, atoms, seen, truthy=True) -> None:

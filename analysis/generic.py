@@ -599,6 +599,11 @@ def _batch_assumed(uses: list, rank: int) -> bool:
     return picked
 
 
+def building_entry(engine):
+    """The entry of the generic instance under construction (the innermost), if any."""
+    return next((f.entry for f in reversed(engine.stack) if f.entry.key[:2] == ("<new>", True)), None)
+
+
 def context_notes(engine, kind: str, sub=None) -> dict:
     """What the hover says about a symbolic context: "defaults" (symbol -> the default of
     the parameter it stands for) and "batch" (def -> {input: symbol of the batch dim the
@@ -608,6 +613,6 @@ def context_notes(engine, kind: str, sub=None) -> dict:
     if kind == "defaults":
         # A default met inside __init__ (`num_classes or 1000`) belongs to the generic
         # instance being built, whose entry outlives an __init__ merged into it.
-        owner = next((f.entry for f in reversed(engine.stack) if f.entry.key[:2] == ("<new>", True)), owner)
+        owner = building_entry(engine) or owner
     notes = owner.__dict__.setdefault("generic_notes", {}).setdefault(kind, {})
     return notes if sub is None else notes.setdefault(sub, {})
