@@ -269,7 +269,18 @@ class ExpressionsMixin:
                 args.append(v)
         if neutral_rest and not spread_is_neutral(REGISTRY[func.name], args, kwargs):
             return UNKNOWN
+        if isinstance(func, ClassVal) and generic.GENERIC_REST not in kwargs and self._in_plain_factory(frame) \
+                and func.is_module():
+            # `def resnet50(): return ResNet(Bottleneck, [3, 4, 6, 3])`, a factory nobody
+            # calls: the model it builds, with the sizes it leaves to the class as symbols,
+            # is a context of the class's methods, like one spreading **kwargs.
+            kwargs[generic.GENERIC_REST] = True
         return self.call_value(func, args, kwargs, (frame, node))
+
+    def _in_plain_factory(self, frame) -> bool:
+        """The frame runs a plain function nobody calls (a generic root, not a method)."""
+        return bool(self.stack) and frame is self.stack[0] and frame.entry.key[-1] is True \
+            and frame.entry.unit_key != "<module>" and "." not in frame.entry.unit_key
 
     def call_value(self, func, args, kwargs, site):
         if isinstance(func, OneOf):
@@ -365,8 +376,10 @@ class ExpressionsMixin:
         if generic_rest_key in kwargs and not self.probing and isinstance(result, Instance):
             # Built by a factory that spreads its **kwargs: a context of the class's methods
             # (infer.run_uncalled; also when the factory's run is impure and not collected).
-            built = self.__dict__.setdefault("factory_built", {}).setdefault(id(cls), {})
-            built.setdefault(key, result)
+            # Kept with the generic notes, which a generic run reused by a later analysis
+            # restores (memo.reused_generic_run) though it builds nothing again.
+            built = self.__dict__.setdefault("generic_notes", {}).setdefault("factory_built", {})
+            built.setdefault((values.class_key(cls), key), result)
         if caller is not None and entry.key in self.memo and not self._probe_top():
             caller.entry.deps.append(Dep(cls, tuple(args), tuple(kwargs.items()), arguments_key(args, kwargs, key[3:]),
                                          value_key(result), tuple(self.module_pos.items()), entry, generic))

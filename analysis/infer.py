@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 
-from .values import ClassVal, FunctionVal, Instance
+from .values import ClassVal, FunctionVal, Instance, class_key
 from . import values
 from .frames import Budget, Entry, start_budget, stop_run, Frame, reachable, _is_static, _short, _module_name
 from .expressions import ExpressionsMixin
@@ -153,10 +153,11 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 continue
             if built is None and key in classes:
                 built = factory_instances(own.values())
-                for cls_id, found in self.__dict__.pop("factory_built", {}).items():
-                    group = built.setdefault(cls_id, [])
-                    group.extend(i for i in found.values() if all(i is not g for g in group))
-                    del group[MAX_FACTORY_INSTANCES:]
+                found = self.__dict__.get("generic_notes", {}).get("factory_built", {})
+                for (cls_key, _), inst in found.items():
+                    group = built.setdefault(cls_key, [])
+                    if len(group) < MAX_FACTORY_INSTANCES and all(inst is not g for g in group):
+                        group.append(inst)
             method = classes.get(key)
             if method is None and not isinstance(getattr(module_env.get(key), "wrapped", module_env.get(key)),
                                                  FunctionVal):
@@ -164,7 +165,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             heirs = _heirs_with_init(module_env, method[1], method[0], key.rsplit(".", 1)[-1]) if method else []
             # (a class its factories build runs on those instances, and a base class on its
             # heirs' instances, never reused: a new factory or subclass changes no unit it ran)
-            reused = None if method and ((built or {}).get(id(method[1])) or heirs) else \
+            reused = None if method and ((built or {}).get(class_key(method[1])) or heirs) else \
                 self.reused_generic_run(path, key)  # nothing it ran changed (memo.py)
             if reused is not None:
                 if reused[0] is not None:
@@ -184,7 +185,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                     self._generic_instance(cls)
                     self.generic_run_done(started, path, key, collected, None)
                     continue  # building the generic instance already ran it
-                instances = (built or {}).get(id(cls))
+                instances = (built or {}).get(class_key(cls))
                 if instances and isinstance(fn, FunctionVal) and not _is_static(fn):
                     self._run_with_instances(fn, instances, key, collected, own)
                     continue
@@ -370,7 +371,7 @@ def _heirs_with_init(module_env, cls, fn, name) -> list:
 
 
 def factory_instances(runs) -> dict:
-    """id(class) -> the instances built with a spread `**kwargs` (memo key GENERIC_REST) in
+    """class_key -> the instances built with a spread `**kwargs` (memo key GENERIC_REST) in
     these generic runs and everything they called, at most MAX_FACTORY_INSTANCES apart."""
     out: dict = {}
     seen: set = set()
@@ -382,10 +383,10 @@ def factory_instances(runs) -> dict:
             continue
         inst = e.result
         cls = getattr(inst, "cls", None)
-        if cls is None or (id(cls), key[3], key[4]) in seen:
+        if cls is None or (class_key(cls), key[3], key[4]) in seen:
             continue
-        seen.add((id(cls), key[3], key[4]))
-        group = out.setdefault(id(cls), [])
+        seen.add((class_key(cls), key[3], key[4]))
+        group = out.setdefault(class_key(cls), [])
         if len(group) < MAX_FACTORY_INSTANCES:
             group.append(inst)
     return out

@@ -1,8 +1,9 @@
 """DenseNet-style blocks built with add_module in a loop whose trip count is a constructor
-parameter, and a demo function that builds the model with its own sizes. With no example
-call, the blocks are some number of layers that look alike (never none), and a line the
-model's own symbolic context could not evaluate claims no size of the demo's context (nor
-does the stem, whose sizes differ between the two)."""
+parameter, and a demo function nobody calls that builds the model. With no example call,
+the blocks are some number of layers that look alike (never none), and a line the model's
+own symbolic context could not evaluate claims no size of the demo's context. The demo
+builds a context like a factory: the sizes it leaves to the class stay symbols
+(`num_init_features`, `num_classes`), so they agree with the class's own context."""
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -46,11 +47,11 @@ class DenseNet(nn.Module):
 
     def forward(self, x):
         x = self.stem(x)
-       #^ Tensor[?, ?, ?, ?]
+       #^ Tensor[?, num_init_features, ?, ?]
         x = self.norm(self.features(x))
         x = F.adaptive_avg_pool2d(x, 1).flatten(1)
         logits = self.classifier(x)
-       #^ Tensor[?, ?]
+       #^ Tensor[?, num_classes]
         return logits
 
 

@@ -1,11 +1,14 @@
 """Real PyTorch as the oracle: run a sample and record the shape of every tensor assigned.
 
 A line tracer (sys.settrace) watches the sample's own frames; after a line that assigns a
-name, the next event of that frame sees the assigned value. The shapes seen per
-(line, name) are compared with the engine's facts for those assignment targets.
+name, the next event of that frame outside the assigning statement sees the assigned value
+(a statement over several lines has line events for its continuation lines before the
+assignment happens). The shapes seen per (line, name) are compared with the engine's facts
+for those assignment targets.
 """
 from __future__ import annotations
 
+import ast
 import runpy
 import sys
 import traceback
@@ -23,8 +26,9 @@ def run_and_record_with_error(path: str, targets: dict):
 
     seen: dict = {}
     last_line: dict = {}
+    ends = _statement_ends(path)  # first line -> last line of each statement over several lines
 
-    def note(frame):
+    def note(frame, line):
         prev = last_line.get(id(frame))
         if prev is None:
             return
@@ -39,8 +43,12 @@ def run_and_record_with_error(path: str, targets: dict):
 
         def local(frame, event, arg):
             if event in ("line", "return"):
-                note(frame)
-                last_line[id(frame)] = frame.f_lineno - 1 if event == "line" else None
+                line = frame.f_lineno - 1
+                prev = last_line.get(id(frame))
+                if event == "line" and prev in ends and prev <= line <= ends[prev]:
+                    return local  # a continuation line of the statement still running
+                note(frame, line)
+                last_line[id(frame)] = line if event == "line" else None
             return local
 
         return local(frame, event, arg)
@@ -58,3 +66,15 @@ def run_and_record_with_error(path: str, targets: dict):
     finally:
         sys.settrace(old)
     return seen, error_line, error_msg
+
+
+def _statement_ends(path: str) -> dict:
+    try:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    compound = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor, ast.While,
+                ast.With, ast.AsyncWith, ast.Try)
+    return {n.lineno - 1: n.end_lineno - 1 for n in ast.walk(tree)
+            if isinstance(n, ast.stmt) and not isinstance(n, compound) and n.end_lineno > n.lineno}

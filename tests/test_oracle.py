@@ -86,3 +86,14 @@ def _check_symbolic(text, facts, seen):
             (f"line {line + 1} {name} {fact.shape}", dims_of(fact.shape), next(iter(shapes))))
     problems = [p for group in by_def.values() for p in check_def(group)]
     assert not problems, "\n".join(problems)
+
+
+def test_the_oracle_sees_a_statement_over_several_lines_after_it_assigns(tmp_path):
+    # The tracer reports the continuation lines of `x = layer(\n x,\n)` before the
+    # assignment: the value seen there is the old `x`, which is not what the line assigns.
+    run = tmp_path / "several_lines.py"
+    run.write_text("import torch\nlayers = [torch.nn.Linear(4, 8), torch.nn.Linear(8, 8)]\n"
+                   "x = torch.randn(2, 4)\nfor layer in layers:\n    x = layer(\n        x,\n    )\n"
+                   "y = (x +\n     1)\n")
+    seen, error_line = run_and_record(str(run), {4: {"x"}, 7: {"y"}})
+    assert seen == {(4, "x"): {(2, 8)}, (7, "y"): {(2, 8)}} and error_line is None
