@@ -25,6 +25,7 @@ from . import datasources, generic, tails
 from .constant_values import fold, item
 from .ops.tensor_attrs import LegacyTypeName
 from . import enums
+from . import values
 
 _DTYPES = {"float32": "float32", "float": "float32", "float64": "float64", "double": "float64",
            "float16": "float16", "half": "float16", "bfloat16": "bfloat16", "int64": "int64",
@@ -818,7 +819,7 @@ def _index_spec(index):
 
 def subscript_value(engine, obj, index, site):
     if getattr(obj, "unknown", False):
-        return UNKNOWN
+        return _item_of_alike(engine, obj, index)
     if isinstance(obj, datasources.Dataset):
         return obj.item
     if is_tensor(obj):
@@ -855,6 +856,18 @@ def subscript_value(engine, obj, index, site):
         except IndexError:
             return UNKNOWN
     return UNKNOWN
+
+
+def _item_of_alike(engine, seq, index):
+    """`self.blocks[step]` where the blocks are a list or container of unknown length whose
+    items look alike (values.alike, `for _ in range(n_steps): blocks.append(...)`): any item
+    is the element or one of the items it tracks beside it (added after the loop)."""
+    element = getattr(seq, "element", None)
+    if element is None or getattr(seq, "kind", None) == "ModuleDict" or not is_int_like(index) \
+            or isinstance(index, bool):
+        return UNKNOWN
+    joined = values.join_alike(engine, [element, *seq.items])
+    return UNKNOWN if joined is None else joined
 
 
 # =========================================================================================
