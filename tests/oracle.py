@@ -2,8 +2,8 @@
 
 A line tracer (sys.settrace) watches the sample's own frames; after a line that assigns a
 name, the next event of that frame outside the assigning statement sees the assigned value
-(a statement over several lines has line events for its continuation lines before the
-assignment happens). The shapes seen per (line, name) are compared with the engine's facts
+(a statement over several lines has line events for its continuation lines, and an inlined
+comprehension for its own line again, before the assignment happens). The shapes seen per (line, name) are compared with the engine's facts
 for those assignment targets.
 """
 from __future__ import annotations
@@ -33,6 +33,8 @@ def run_and_record_with_error(path: str, targets: dict):
         if prev is None:
             return
         for name in targets.get(prev, ()):
+            if name in frame.f_code.co_freevars:
+                continue  # a comprehension's frame reading the name, not the def assigning it
             v = frame.f_locals.get(name)
             if isinstance(v, torch.Tensor):
                 seen.setdefault((prev, name), set()).add(tuple(v.shape))
@@ -45,8 +47,8 @@ def run_and_record_with_error(path: str, targets: dict):
             if event in ("line", "return"):
                 line = frame.f_lineno - 1
                 prev = last_line.get(id(frame))
-                if event == "line" and prev in ends and prev <= line <= ends[prev]:
-                    return local  # a continuation line of the statement still running
+                if event == "line" and prev is not None and prev <= line <= ends.get(prev, prev):
+                    return local  # the statement still runs (a continuation line, a comprehension)
                 note(frame, line)
                 last_line[id(frame)] = line if event == "line" else None
             return local

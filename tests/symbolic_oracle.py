@@ -7,7 +7,9 @@ every line keeps its number. `# oracle: skip` says it cannot run here (and why).
 A symbolic hover is confirmed when one assignment of its symbols makes every fact of the
 same def equal to what torch computed: symbols standing alone as a dim are read off the
 runtime shape; a symbol that only appears inside an expression (`(H - 1)//stride + 1`) is
-found by trying small values. A concrete dim must equal torch's, the rank too.
+found by trying small values; what neither binds takes the size the oracle call passes by
+keyword (`DenseNet(growth_rate=4, block_config=(2, 2))` for `block_config[0]*growth_rate`).
+A concrete dim must equal torch's, the rank too.
 """
 from __future__ import annotations
 
@@ -33,6 +35,29 @@ def oracle_code(text: str) -> list[str] | None:
     return out
 
 
+def given_sizes(code: list[str]) -> dict:
+    """Sizes the oracle calls pass by keyword to a class or function named plainly
+    (`Net(dim=8, depths=(2, 2))`): name -> int or tuple of ints."""
+    out: dict = {}
+    for line in code:
+        try:
+            tree = ast.parse(line)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                for kw in node.keywords:
+                    try:
+                        value = ast.literal_eval(kw.value)
+                    except ValueError:
+                        continue
+                    if isinstance(value, (list, tuple)) and all(type(v) is int for v in value):
+                        out[kw.arg] = tuple(value)
+                    elif type(value) is int:
+                        out[kw.arg] = value
+    return out
+
+
 def enclosing_defs(text: str) -> dict:
     """0-based line -> name of the innermost def around it ("" at module level)."""
     out: dict = {}
@@ -49,8 +74,9 @@ def dims_of(shape_text: str):
     return split_top(shape_text[len("Tensor["):-1])
 
 
-def check_def(facts: list) -> list[str]:
-    """facts: [(description, [dim texts], runtime shape)] of one def. Problems, if any."""
+def check_def(facts: list, given: dict | None = None) -> list[str]:
+    """facts: [(description, [dim texts], runtime shape)] of one def; given: sizes the oracle
+    call passed (given_sizes). Problems, if any."""
     problems, binding = [], {}
     facts = [_last_dims(desc, dims, shape) for desc, dims, shape in facts]
     for desc, dims, shape in facts:
@@ -74,6 +100,8 @@ def check_def(facts: list) -> list[str]:
                     binding.update(found)
     for desc, d, n in pending:
         got = _value(d, binding)
+        if got is None and given:  # symbols nothing else binds: the sizes the call passed
+            got = _value(d, {**given, **binding})
         if got is None:
             problems.append(f"{desc}: cannot bind the symbols of {d}")
         elif got != n:

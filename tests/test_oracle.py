@@ -7,7 +7,7 @@ import pytest
 from shapesense.analysis.db import AnalysisHost
 
 from .oracle import run_and_record
-from .symbolic_oracle import check_def, dims_of, enclosing_defs, oracle_code
+from .symbolic_oracle import check_def, dims_of, enclosing_defs, given_sizes, oracle_code
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
@@ -46,7 +46,7 @@ def test_shapes_match_torch(path, tmp_path):
         run.write_text(text + "\n" + "\n".join(code) + "\n")
     seen, error_line = run_and_record(str(run), targets)
     if code:
-        _check_symbolic(text, facts, seen)
+        _check_symbolic(text, facts, seen, given_sizes(code))
     wrong, exact = [], 0
     for (line, name), shapes in seen.items():
         fact = facts[(line, name)]
@@ -73,7 +73,7 @@ def test_shapes_match_torch(path, tmp_path):
     assert exact >= 0.9 * len(seen) or len(seen) < 3, f"exact on {exact} of {len(seen)} lines"
 
 
-def _check_symbolic(text, facts, seen):
+def _check_symbolic(text, facts, seen, given):
     """Every symbolic fact agrees with torch under one binding of its def's symbols."""
     defs = enclosing_defs(text)
     by_def: dict = {}
@@ -84,7 +84,7 @@ def _check_symbolic(text, facts, seen):
         assert len(shapes) == 1, f"line {line + 1} {name}: the oracle calls gave {shapes}; call each def once"
         by_def.setdefault(defs.get(line, ""), []).append(
             (f"line {line + 1} {name} {fact.shape}", dims_of(fact.shape), next(iter(shapes))))
-    problems = [p for group in by_def.values() for p in check_def(group)]
+    problems = [p for group in by_def.values() for p in check_def(group, given)]
     assert not problems, "\n".join(problems)
 
 

@@ -63,7 +63,8 @@ def batch_norm(ctx, input, running_mean, running_var, weight=None, bias=None, tr
             ctx.require(S.eq(n, channels), SHAPE_MISMATCH,
                         f"{name} should contain {_t(channels)} elements not {_t(n)}",
                         repair={"num_features": channels})
-    return TensorValue(x, input.dtype)
+    stats = [_numel(t) for t in (running_mean, running_var, weight, bias) if is_tensor(t)]
+    return TensorValue((x[0], _known_past_check(channels, *stats)) + tuple(x[2:]), input.dtype)
 
 
 def _bn_module(ctx, num_features, eps, momentum, affine, track_running_stats, dtype, bias=True):
@@ -155,6 +156,17 @@ def _norm_shape(v):
     return (v,)
 
 
+def _known_past_check(d, *sizes):
+    """A dim the analysis does not know (`?`) that the op's check required to equal a size: on
+    the lines after the op (which ran) it is that size (`BatchNorm2d(c)` of a `Tensor[N, ?, H,
+    W]` gives `Tensor[N, c, H, W]`)."""
+    if d is UNKNOWN:
+        for size in sizes:
+            if size is not UNKNOWN and size is not None:
+                return size
+    return d
+
+
 def _check_trailing(ctx, x, ns, star):
     ns_text = _sz(ns)
     inner = ", ".join(_t(d) for d in ns)
@@ -191,7 +203,8 @@ def layer_norm(ctx, input, normalized_shape, weight=None, bias=None, eps=1e-05):
     _check_param(ctx, "weight", weight, ns)
     _check_param(ctx, "bias", bias, ns)
     _check_trailing(ctx, x, ns, True)
-    return TensorValue(x, input.dtype)
+    lead = len(x) - len(ns)
+    return TensorValue(tuple(x[:lead]) + tuple(_known_past_check(a, b) for a, b in zip(x[lead:], ns)), input.dtype)
 
 
 @op("torch.nn.functional.rms_norm", "torch.rms_norm")
@@ -254,7 +267,8 @@ def group_norm(ctx, input, num_groups, weight=None, bias=None, eps=1e-05):
                         f"Expected {name} to be a vector of size equal to the number of channels in input, but "
                         f"got {name} of shape {_sz(t.shape)} and input of shape {_sz(x)}",
                         repair={"num_channels": c})
-    return TensorValue(x, input.dtype)
+    sizes = [t.shape[0] for t in (weight, bias) if is_tensor(t) and t.shape is not None and len(t.shape) == 1]
+    return TensorValue((x[0], _known_past_check(c, *sizes)) + tuple(x[2:]), input.dtype)
 
 
 @module("torch.nn.GroupNorm")
