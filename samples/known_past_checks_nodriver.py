@@ -2,7 +2,8 @@
 length) is known past a layer that checks it: `BatchNorm2d(c)` of `Tensor[b, ?, h, w]`
 ran only if the channels were `c`, so its output is `Tensor[b, c, h, w]`; likewise the
 last dim past `LayerNorm(c)` and the channels past `GroupNorm(2, c)`. The layer after it
-is then checked against `c`."""
+is then checked against `c`. Broadcasting `?` against a size known to be more than 1 gives
+that size (the `?` is 1 or the same, or the op fails)."""
 import torch
 from torch import nn
 
@@ -26,6 +27,8 @@ class Repeated(nn.Module):
        #^ Tensor[b, c, h, w]
         z = self.ln(x.mean((2, 3)))
        #^ Tensor[b, c]
+        scaled = x * torch.ones(1, 4, 1, 1)
+       #^ Tensor[b, 4, h, w]
         return self.conv(y) + self.conv(y2)
 
 

@@ -28,7 +28,10 @@ def _broadcast_dim(ctx, a, b, shapes, axis, pos):
     if b == 1 or a == b:
         return a
     if a is UNKNOWN or b is UNKNOWN:
-        return UNKNOWN
+        # `?` against a size known to be more than 1: the `?` is 1 or that size (else the op
+        # fails), and the result is that size either way.
+        other = b if a is UNKNOWN else a
+        return other if type(other) is int and other > 1 else UNKNOWN
     if isinstance(a, int) and isinstance(b, int):
         ctx.fail(SHAPE_MISMATCH,
                  f"The size of tensor a ({a}) must match the size of tensor b ({b}) "
