@@ -245,10 +245,13 @@ class ExpressionsMixin:
             if a.star == 1:
                 items = self.iterate(frame, v)
                 if items is None:
-                    if _is_sequential(func) and len(node.args) == 1 and getattr(v, "element", None) is not None:
+                    if _is_sequential(func) and a is node.args[-1] and getattr(v, "element", None) is not None \
+                            and not kwargs:
                         # nn.Sequential(*[Block(dim) for _ in range(depth)]): depth alike blocks
-                        prefix = getattr(v, "prefix", 0)  # known items, then alike ones
-                        seq = Container("Sequential", list(v.items[:prefix]), [str(i) for i in range(prefix)])
+                        # (after the layers given before them: `nn.Sequential(first, *rest)`)
+                        known = args + list(v.items[:getattr(v, "prefix", 0)])
+                        prefix = len(known)  # known items, then alike ones
+                        seq = Container("Sequential", known, [str(i) for i in range(prefix)])
                         seq.unknown, seq.element, seq.prefix = True, v.element, prefix
                         return self.new_obj(seq)
                     return UNKNOWN

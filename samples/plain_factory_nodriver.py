@@ -13,21 +13,17 @@ class Basic(nn.Module):
 
     def __init__(self, inplanes, planes, stride=1):
         super().__init__()
-        self.conv = nn.Conv2d(inplanes, planes, 3, stride=stride, padding=1)
+        self.body = nn.Sequential(nn.Conv2d(inplanes, planes, 3, stride=stride, padding=1), nn.ReLU())
 
     def forward(self, x):
-        return torch.relu(self.conv(x))
+        return self.body(x)
 
 
-class Wide(nn.Module):
+class Wide(Basic):
     expansion = 4
 
     def __init__(self, inplanes, planes, stride=1):
-        super().__init__()
-        self.conv = nn.Conv2d(inplanes, planes * self.expansion, 3, stride=stride, padding=1)
-
-    def forward(self, x):
-        return torch.relu(self.conv(x))
+        super().__init__(inplanes, planes * self.expansion, stride)
 
 
 class Net(nn.Module):
@@ -35,16 +31,14 @@ class Net(nn.Module):
         super().__init__()
         self.inplanes = width
         self.stem = nn.Conv2d(3, width, 3, padding=1)
-        self.layer1 = self._make_layer(block, 16, layers[0])
-        self.layer2 = self._make_layer(block, 32, layers[1], stride=2)
+        self.layer1 = self._stage(block, 16, layers[0])
+        self.layer2 = self._stage(block, 32, layers[1], stride=2)
         self.fc = nn.Linear(32 * block.expansion, num_classes)
 
-    def _make_layer(self, block, planes, blocks, stride=1):
-        layers = [block(self.inplanes, planes, stride)]
+    def _stage(self, block, planes, depth, stride=1):
+        first = block(self.inplanes, planes, stride)
         self.inplanes = planes * block.expansion
-        for _ in range(1, blocks):
-            layers.append(block(self.inplanes, planes))
-        return nn.Sequential(*layers)
+        return nn.Sequential(first, *[block(self.inplanes, planes) for _ in range(1, depth)])
 
     def features(self, x):
         x = self.stem(x)
