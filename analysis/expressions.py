@@ -380,9 +380,12 @@ class ExpressionsMixin:
             # Built by a factory that spreads its **kwargs: a context of the class's methods
             # (infer.run_uncalled; also when the factory's run is impure and not collected).
             # Kept with the generic notes, which a generic run reused by a later analysis
-            # restores (memo.reused_generic_run) though it builds nothing again.
+            # restores (memo.reused_generic_run) though it builds nothing again. One model per
+            # factory and class, the last it builds: the one it returns after building again
+            # (`if pretrained: model = Xception(...)`) and setting layers on it.
+            factory = self.stack[0].entry.key if self.stack else key
             built = self.__dict__.setdefault("generic_notes", {}).setdefault("factory_built", {})
-            built.setdefault((values.class_key(cls), key), result)
+            built[(values.class_key(cls), factory)] = result
         if caller is not None and entry.key in self.memo and not self._probe_top():
             caller.entry.deps.append(Dep(cls, tuple(args), tuple(kwargs.items()), arguments_key(args, kwargs, key[3:]),
                                          value_key(result), tuple(self.module_pos.items()), entry, generic))

@@ -21,7 +21,7 @@ from .expressions import ExpressionsMixin
 from .memo import MemoMixin
 from .statements import StatementsMixin
 from .annotations import tensor_from_annotation
-from .generic import GENERIC_REST, DefaultBool, RankProbe, context_notes, decide_input, gather_uses
+from .generic import DefaultBool, RankProbe, context_notes, decide_input, gather_uses
 
 
 class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
@@ -143,16 +143,16 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         own: dict = {}  # unit key -> the entries of its generic call
         self._collect.append(collected)
         classes = self._classes_by_method(module_env)
-        # Plain functions first: the instances their runs build with a spread **kwargs
-        # (factories: `resnet18(**kwargs)` -> `ResNet(BasicBlock, [2, 2, 2, 2], **kwargs)`)
-        # are the contexts of the class's methods (factory_instances).
+        # Plain functions first: the models their runs build (factories: `resnet18(**kwargs)`
+        # -> `ResNet(BasicBlock, [2, 2, 2, 2], **kwargs)`, or with no **kwargs) are the
+        # contexts of the class's methods (recorded by ExpressionsMixin.construct).
         order = sorted(units.items(), key=lambda kv: kv[0] in classes)
         built: dict | None = None
         for key, unit in order:
             if unit.kind != "function" or key in self.called_units or "<locals>" in key:
                 continue
             if built is None and key in classes:
-                built = factory_instances(own.values())
+                built = {}
                 found = self.__dict__.get("generic_notes", {}).get("factory_built", {})
                 for (cls_key, _), inst in found.items():
                     group = built.setdefault(cls_key, [])
@@ -368,28 +368,6 @@ def _heirs_with_init(module_env, cls, fn, name) -> list:
                 and isinstance(v.lookup("__init__"), FunctionVal) and all(v is not o for o in out)):
             out.append(v)
     return out[:MAX_FACTORY_INSTANCES]
-
-
-def factory_instances(runs) -> dict:
-    """class_key -> the instances built with a spread `**kwargs` (memo key GENERIC_REST) in
-    these generic runs and everything they called, at most MAX_FACTORY_INSTANCES apart."""
-    out: dict = {}
-    seen: set = set()
-    for e in reachable([x for entries in runs for x in entries]):
-        key = e.key
-        if not (isinstance(key, tuple) and key and key[0] == "<new>" and len(key) == 5):
-            continue
-        if not any(k == GENERIC_REST for k, _ in key[4]):
-            continue
-        inst = e.result
-        cls = getattr(inst, "cls", None)
-        if cls is None or (class_key(cls), key[3], key[4]) in seen:
-            continue
-        seen.add((class_key(cls), key[3], key[4]))
-        group = out.setdefault(class_key(cls), [])
-        if len(group) < MAX_FACTORY_INSTANCES:
-            group.append(inst)
-    return out
 
 
 def _reached_by_others(own: dict, path: str, runs: dict) -> set:

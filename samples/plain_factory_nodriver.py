@@ -3,7 +3,8 @@ return SENet(SEBottleneck, [3, 4, 6, 3], num_classes=num_classes)`): nobody call
 and the models they build are the contexts of the class's methods. What a factory leaves
 to the class, or passes as a number (`width=8`: one way to build it), stays a symbol; a
 size that differs between the factories' blocks is `?`; a layer a factory renames after
-building (`model.last_linear = model.fc`) is found by the methods that read it."""
+building (`model.last_linear = model.fc`, also on a model built a second time) is found by
+the methods that read it."""
 import torch
 from torch import nn
 
@@ -66,8 +67,10 @@ def net_basic(num_classes=1000):
     return model
 
 
-def net_wide():
+def net_wide(pretrained="imagenet"):
     model = Net(Wide, [1, 2], width=8)
+    if pretrained:
+        model = Net(Wide, [1, 2], width=8, num_classes=1000)  # built again before loading weights
     model.last_linear = model.fc
     return model
 
