@@ -386,6 +386,8 @@ class ExpressionsMixin:
             factory = self.stack[0].entry.key if self.stack else key
             built = self.__dict__.setdefault("generic_notes", {}).setdefault("factory_built", {})
             built[(values.class_key(cls), factory)] = result
+            if self.stack:  # (the hover names the contexts: ide.context_labels)
+                result.context_label = f"the model {self.stack[0].entry.unit_key}() builds"
         if caller is not None and entry.key in self.memo and not self._probe_top():
             caller.entry.deps.append(Dep(cls, tuple(args), tuple(kwargs.items()), arguments_key(args, kwargs, key[3:]),
                                          value_key(result), tuple(self.module_pos.items()), entry, generic))

@@ -223,8 +223,38 @@ def _runs_signature(engine, path, unit_key, entries, notes) -> tuple:
     sigs = engine.__dict__.setdefault("_run_signatures", {})
     sig = sigs.get((path, unit_key))
     if sig is None:
-        sig = sigs[(path, unit_key)] = (tuple(sorted(e.id for e in entries)), _unit_notes(notes, entries))
+        labels = tuple(sorted((e.id, context_labels(engine).get(e.id, ())) for e in entries)) \
+            if len(entries) > 1 else ()
+        sig = sigs[(path, unit_key)] = (tuple(sorted(e.id for e in entries)), _unit_notes(notes, entries), labels)
     return sig
+
+
+def context_labels(engine) -> dict:
+    """entry id -> the names of the contexts that reach it (sorted): the hover labels the
+    shapes it lists with where they come from. Made once per run, when a def has several
+    contexts."""
+    made = engine.__dict__.get("_context_labels")
+    if made is None:
+        found: dict = {}
+        for root in engine.roots:
+            label = _root_label(engine, root)
+            for e in reachable([root]):
+                found.setdefault(e.id, set()).add(label)
+        made = engine._context_labels = {k: tuple(sorted(v)) for k, v in found.items()}
+    return made
+
+
+def _root_label(engine, root) -> str:
+    """What a context is called in a hover: the file's own run, a function nobody calls
+    (`_demo()`, a factory), the model a factory builds, or a def with no caller."""
+    label = root.__dict__.get("context_label")
+    if label:
+        return label
+    if root.unit_key == "<module>":
+        return "this file's run"
+    if "." not in root.unit_key:
+        return f"{root.unit_key}()"
+    return "no caller"
 
 
 def _class_contracts(path, module, forwards, cache, used, lines) -> list:
@@ -326,6 +356,8 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
     many: set = set()
     unevaluated: set = set()  # nodes a context reached and could not evaluate
     rank_blind: set = set()  # ... with an argument of unknown rank: their rank is not known
+    labels = context_labels(engine) if len(entries) > 1 else {}
+    sources: dict = {}  # node -> {value text: the contexts it comes from}
     for entry in entries:
         for key, vals in _facts_by_unit(entry).get((path, unit_key), ()):
             kind = key[0]
@@ -342,6 +374,10 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
                     rank_blind.add(key[3])
             else:
                 bucket = facts.setdefault(key[2], [])
+                if labels:
+                    by_text = sources.setdefault(key[2], {})
+                    for v in vals:
+                        by_text.setdefault(value_text(v), set()).update(labels.get(entry.id, ()))
                 for v in vals:
                     if all(value_key(v) != value_key(b) for b in bucket):
                         if len(bucket) >= 128:
@@ -371,8 +407,11 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
             variants = variants or (value_text(vals[0]),)
             variants = variants + ("…",)
         origin = "; ".join(sorted(origins.get(nid, []))[:3])
+        by_text = sources.get(nid, {})
+        from_where = tuple(", ".join(sorted(by_text.get(v, ()))) for v in variants) \
+            if by_text and len({frozenset(x) for x in by_text.values()}) > 1 else ()
         out.append((nid, value_text(joined), origin or _origin_text(vals), nid in targets, variants,
-                    _notes_for([joined], notes)))
+                    _notes_for([joined], notes), from_where))
     contract = _contract(engine, unit_key, entries, notes)
     if contract is not None:
         out.append(contract)

@@ -253,6 +253,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             w = self.construct(cls, [], dict(zip(flags, values)), None, generic=True)
             if not isinstance(w, Instance):
                 continue
+            w.context_label = "with " + ", ".join(f"{f}={v}" for f, v in zip(flags, values))
             if any(init.defaults.get(f) is not v for f, v in zip(flags, values)):
                 # A value the model is not built with by default is a guess, like a way of an
                 # `if` on it: its shapes are shown, and the diagnostics in the class's own
@@ -279,6 +280,9 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             finally:
                 if getattr(inst, "guessed_world", False):
                     self.guess_roots.update(e.id for e in collected[mark:])
+                label = getattr(inst, "context_label", None)
+                for e in collected[mark:]:
+                    e.context_label = label  # (ide.context_labels; None: named by its def)
         own[key] = collected[start:]
 
     def _generic_inputs(self, fn, args) -> dict:

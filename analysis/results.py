@@ -34,6 +34,8 @@ class ShapeFact(NamedTuple):
     variants: tuple[str, ...] = ()  # distinct shapes seen over several call contexts
     # Lines about a symbolic shape: "with the defaults: Tensor[N, 1024]", an assumed batch dim.
     notes: tuple[str, ...] = ()
+    # Per variant, the contexts it comes from ("se_resnet50()", "no caller"), "" if unknown.
+    variant_sources: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -71,7 +71,7 @@ def write_json(report: "Report", unknown_ops: bool, out: TextIO) -> None:
         for f in a.facts:
             doc["facts"].append({"path": path, "range": _range(f.span), "text": f.text, "shape": f.shape,
                                  "assigned": f.is_target, "variants": list(f.variants), "origin": f.origin,
-                                 "notes": list(f.notes)})
+                                 "notes": list(f.notes), "variant_sources": list(f.variant_sources)})
     if unknown_ops:
         doc["unknown_ops"] = dict(report.unknown_ops().most_common())
     if report.failures:

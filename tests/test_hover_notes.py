@@ -312,3 +312,35 @@ def test_a_none_default_filled_in_by_init_is_a_default_too(tmp_path):
     ns: dict = {}
     exec(compile(NONE_DEFAULT, "head.py", "exec"), ns)  # noqa: S102 - our own test source
     assert tuple(ns["Head"]()(torch.randn(2, 64)).shape) == (2, 17)  # what the note says, with B = 2
+
+
+def test_the_shapes_of_several_contexts_are_labelled_with_where_they_come_from():
+    # Two factories nobody calls build the model with different blocks: the hover lists
+    # each shape with the factory whose model gives it.
+    from pathlib import Path
+
+    from shapesense.server.features.hover import markdown
+
+    path = Path(__file__).parent.parent / "samples" / "plain_factory_nodriver.py"
+    host = AnalysisHost(workspace_root=str(path.parent))
+    host.set_file(str(path), path.read_text())
+    lines = path.read_text().splitlines()
+    line = next(i for i, text in enumerate(lines) if text.strip() == "x = self.layer1(x)")
+    fact = next(f for f in host.analyze(str(path)).facts if f.is_target and f.span.start[0] == line)
+    assert fact.shape == "Tensor[N, ?, H, W]"
+    assert dict(zip(fact.variants, fact.variant_sources)) == {
+        "Tensor[N, 16, H, W]": "the model net_basic() builds", "Tensor[N, 64, H, W]": "the model net_wide() builds"}
+    assert "- `Tensor[N, 64, H, W]` (the model net_wide() builds)" in markdown(fact)
+
+
+def test_contexts_that_agree_on_where_a_shape_comes_from_get_no_labels():
+    # One context that runs a line twice (a loop) lists its shapes without labels.
+    code = textwrap.dedent('''\
+        import torch
+        for n in (2, 3):
+            x = torch.zeros(n, 4)
+        ''')
+    host = AnalysisHost()
+    host.set_file("/loop.py", code)
+    fact = next(f for f in host.analyze("/loop.py").facts if f.is_target and f.text == "x")
+    assert fact.variants == ("Tensor[2, 4]", "Tensor[3, 4]") and fact.variant_sources == ()

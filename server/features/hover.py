@@ -45,8 +45,14 @@ def markdown(fact: ShapeFact) -> str:
         parts += ["", _escape(fact.origin)]
     if fact.variants:
         parts += ["", "Shapes over the call contexts:", ""]
-        parts += [f"- `{v}`" for v in fact.variants]
+        parts += [f"- `{v}`" + (f" ({_escape(src)})" if src else "") for v, src in _with_sources(fact)]
     return "\n".join(parts)
+
+
+def _with_sources(fact: ShapeFact) -> list:
+    """(variant, the contexts it comes from or "")."""
+    sources = fact.variant_sources if len(fact.variant_sources) == len(fact.variants) else ("",) * len(fact.variants)
+    return list(zip(fact.variants, sources))
 
 
 def plaintext(fact: ShapeFact) -> str:
@@ -55,7 +61,8 @@ def plaintext(fact: ShapeFact) -> str:
     if fact.origin:
         lines.append(fact.origin)
     if fact.variants:
-        lines.append("Shapes over the call contexts: " + ", ".join(fact.variants))
+        lines.append("Shapes over the call contexts: " + ", ".join(
+            v + (f" ({src})" if src else "") for v, src in _with_sources(fact)))
     return "\n".join(lines)
 
 
