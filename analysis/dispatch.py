@@ -272,11 +272,32 @@ def _rests_on_soft(engine, frame, cond) -> bool:
     soft = engine.soft_conditions
     if not soft:
         return False
-    hard = [a for a in frame.assumptions if a[0] not in soft]
+    # A made-up dim a layer's size pins (`C == 3` after `Conv2d(3, ...)`, `C == dim` after
+    # `Linear(dim, ...)`) is no joined path's artefact: an op that needs another value of it
+    # fails for every input (one input fed to Conv2d(3, ...) and Conv2d(4, ...)).
+    hard = [a for a in frame.assumptions if a[0] not in soft or _is_pin(a[0])]
     if len(hard) == len(frame.assumptions):
         return False
     verdict, _, _ = solver.check(hard, cond, engine.timeout_ms)
     return verdict != "unsat"
+
+
+def _is_pin(cond) -> bool:
+    """`C == 3`, `C == in_features`: one symbol alone on a side, equal to what has no
+    part of it."""
+    if not (isinstance(cond, S.Cond) and cond.op == "eq"):
+        return False
+    for one, other in (cond.args, cond.args[::-1]):
+        name = _single_symbol(one)
+        if name is not None and (not isinstance(other, S.Expr) or name not in other.symbols()):
+            return True
+    return False
+
+
+def _single_symbol(e):
+    if isinstance(e, S.Expr) and e == S.sym(next(iter(e.symbols()), "")) and len(e.symbols()) == 1:
+        return next(iter(e.symbols()))
+    return None
 
 
 def _fails_for_any_option(ctx, spec, s_args, s_kwargs, module, forward, error) -> bool:

@@ -601,6 +601,18 @@ def _jax_dims(shape: str):
     return " ".join(dims)
 
 
+def _has_error_in_body(lines, header: int, errors: list) -> bool:
+    """Is an error on the lines of the def whose header is on line `header` (up to the next
+    line as little indented as the header)?"""
+    indent = len(lines[header]) - len(lines[header].lstrip())
+    for line in errors:
+        if line < header:
+            continue
+        between = lines[header + 1:line + 1]
+        return all(not t.strip() or len(t) - len(t.lstrip()) > indent for t in between)
+    return False
+
+
 def _contract_fix(f, line, has_jax, import_line, jax_names=frozenset({"Float"})):
     """Annotate a one-line def header with its contract: each tensor parameter and the
     result whose dims are names or ints (jaxtyping reads them back as the same symbols)."""
@@ -680,10 +692,14 @@ def _annotation_maker(host, path, result, style):
     def make() -> list:
         out = []
         result = result_ref()
+        errors = sorted({d.span.start[0] for d in (result.diagnostics if result is not None else ())
+                         if d.severity == "error"})
         for f in (result.facts if result is not None else ()):
             if f.origin == CONTRACT_ORIGIN:
+                # (a def that fails for every input has no contract to write down)
                 fix = _contract_fix(f, lines[f.span.start[0]], has_jax, import_line, jax_names) \
-                    if style == "jaxtyping" and f.span.start[0] < len(lines) else None
+                    if style == "jaxtyping" and f.span.start[0] < len(lines) \
+                    and not _has_error_in_body(lines, f.span.start[0], errors) else None
                 if fix is not None:
                     out.append(fix)
                 continue
