@@ -532,12 +532,19 @@ def _ident(m, path, scope, built=None):
     `Block(64)` built twice) is one value to the engine but several modules to torch. An
     instance one constructor call made is one module wherever the program put it, within
     the nearest instance around it that is not (see _built_once)."""
-    scope_path, scope_inst, anchor = scope
+    anchor = scope[2]
     if path and isinstance(m, Instance) and built is not None and _once(m, built):
         return ("one module", anchor, id(m))
-    if not path or isinstance(m, Instance) or not _made_by(m, scope_inst):
+    if not path or isinstance(m, Instance):
         return path
-    return (scope_path, id(m))
+    # The instance whose constructor made the layer, this one or one around it (`shared =
+    # nn.Linear(8, 8)` handed to two blocks is one module, within the model that made it).
+    outer = scope
+    while outer is not None:
+        if _made_by(m, outer[1]):
+            return (outer[0], id(m))
+        outer = outer[3] if len(outer) > 3 else None
+    return path
 
 
 def _inner_scope(scope, path, m, built):
@@ -545,7 +552,7 @@ def _inner_scope(scope, path, m, built):
     memoized call made several times, or the root)."""
     if not isinstance(m, Instance):
         return scope
-    return (path, m, scope[2] if path and built is not None and _once(m, built) else path)
+    return (path, m, scope[2] if path and built is not None and _once(m, built) else path, scope)
 
 
 def _built_once(engine) -> dict:
