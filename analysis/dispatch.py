@@ -295,9 +295,10 @@ def _is_pin(cond) -> bool:
 
 
 def _single_symbol(e):
-    if isinstance(e, S.Expr) and e == S.sym(next(iter(e.symbols()), "")) and len(e.symbols()) == 1:
-        return next(iter(e.symbols()))
-    return None
+    """The name of an expression that is one symbol alone, else None."""
+    names = e.symbols() if isinstance(e, S.Expr) else ()
+    name = next(iter(names), None) if len(names) == 1 else None
+    return name if name is not None and e == S.sym(name) else None
 
 
 def _fails_for_any_option(ctx, spec, s_args, s_kwargs, module, forward, error) -> bool:

@@ -385,7 +385,7 @@ class ExpressionsMixin:
             # (`if pretrained: model = Xception(...)`) and setting layers on it.
             factory = self.stack[0].entry.key if self.stack else key
             built = self.__dict__.setdefault("generic_notes", {}).setdefault("factory_built", {})
-            built[(values.class_key(cls), factory)] = result
+            built[(key[2], factory)] = result  # (key[2]: the class as the same code in any run)
             if self.stack:  # (the hover names the contexts: ide.context_labels)
                 result.context_label = f"the model {self.stack[0].entry.unit_key}() builds"
         if caller is not None and entry.key in self.memo and not self._probe_top():

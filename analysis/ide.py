@@ -11,7 +11,6 @@ from functools import lru_cache
 
 from .values import ListVal, value_key
 from .lower import LOCAL_BITS
-from .frames import reachable
 from . import ir
 from .ir import HEADER_NID
 from .frames import reachable

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 
-from .values import ClassVal, FunctionVal, Instance, class_key
+from .values import ClassVal, FunctionVal, Instance, value_key
 from . import values
 from .frames import Budget, Entry, start_budget, stop_run, Frame, reachable, _is_static, _short, _module_name
 from .expressions import ExpressionsMixin
@@ -165,7 +165,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             heirs = _heirs_with_init(module_env, method[1], method[0], key.rsplit(".", 1)[-1]) if method else []
             # (a class its factories build runs on those instances, and a base class on its
             # heirs' instances, never reused: a new factory or subclass changes no unit it ran)
-            reused = None if method and ((built or {}).get(class_key(method[1])) or heirs) else \
+            reused = None if method and ((built or {}).get(value_key(method[1])) or heirs) else \
                 self.reused_generic_run(path, key)  # nothing it ran changed (memo.py)
             if reused is not None:
                 if reused[0] is not None:
@@ -185,7 +185,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                     self._generic_instance(cls)
                     self.generic_run_done(started, path, key, collected, None)
                     continue  # building the generic instance already ran it
-                instances = (built or {}).get(class_key(cls))
+                instances = (built or {}).get(value_key(cls))
                 if instances and isinstance(fn, FunctionVal) and not _is_static(fn):
                     self._run_with_instances(fn, instances, key, collected, own)
                     continue

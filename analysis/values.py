@@ -167,12 +167,6 @@ class ClassVal:
         return [b for c in self.mro() for b in c.bases if isinstance(b, Ref)]
 
 
-def class_key(cls) -> tuple:
-    """A class as the same code in any run: an instance a reused generic run built in an
-    earlier analysis is of an earlier ClassVal object of the same class."""
-    return (cls.path, cls.qualname, cls.digest)
-
-
 class Instance(Obj):
     """An instance of a user class; modules keep their submodules in `attrs`."""
 

@@ -26,7 +26,7 @@ def run_and_record_with_error(path: str, targets: dict):
 
     seen: dict = {}
     last_line: dict = {}
-    ends = _statement_ends(path)  # first line -> last line of each statement over several lines
+    ends = _statement_ends(path)  # first line -> last line of each simple statement
 
     def note(frame, line):
         prev = last_line.get(id(frame))
@@ -70,13 +70,23 @@ def run_and_record_with_error(path: str, targets: dict):
     return seen, error_line, error_msg
 
 
+_COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor, ast.While,
+             ast.With, ast.AsyncWith, ast.Try)
+
+
+def statement_spans(text: str) -> dict:
+    """First line -> last line (0-based) of each simple statement of a source (the tracer
+    reports a statement's first line; tools/realworld_corpus.py counts the rest as run too)."""
+    out: dict = {}
+    for n in ast.walk(ast.parse(text)):
+        if isinstance(n, ast.stmt) and not isinstance(n, _COMPOUND):
+            out[n.lineno - 1] = max(out.get(n.lineno - 1, 0), n.end_lineno - 1)
+    return out
+
+
 def _statement_ends(path: str) -> dict:
     try:
         with open(path, encoding="utf-8") as f:
-            tree = ast.parse(f.read())
+            return statement_spans(f.read())
     except (OSError, SyntaxError, ValueError):
         return {}
-    compound = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor, ast.While,
-                ast.With, ast.AsyncWith, ast.Try)
-    return {n.lineno - 1: n.end_lineno - 1 for n in ast.walk(tree)
-            if isinstance(n, ast.stmt) and not isinstance(n, compound) and n.end_lineno > n.lineno}

