@@ -88,6 +88,8 @@ class SyntaxTree:
                 done = False
         if not done:
             module = _GRAMMAR.parse(text, error_recovery=True, cache=False)
+            if self.segments is not None:
+                _release_segments(self.segments)
             self.segments = _split(module.children, 0, len(new_lines) + 1)
             self.reparsed_lines = len(new_lines)
             if log is not None:
@@ -141,6 +143,7 @@ class SyntaxTree:
             if ext is None:
                 region = new[a - 1:]
                 fresh = _split(_parse(region).children, a - 1, len(new) + 1)
+                _release_segments(segs[i:])
                 self.segments = segs[:i] + fresh
                 self.reparsed_lines = len(region)
                 return True
@@ -155,9 +158,12 @@ class SyntaxTree:
             if k is not None and k > 0:
                 before = children[k - 1]
                 if before.type not in _ERRORS and before.end_pos == (b - a + 1, 0):
-                    self._splice(i, j, _split(children[:k], a - 1, b), delta)
+                    _release(children[k:])  # the next segment's head, parsed only to check
+                    del children[k:]
+                    self._splice(i, j, _split(children, a - 1, b), delta)
                     self.reparsed_lines = len(region)
                     return True
+            _release(children)
             j = min(len(segs) - 1, j + grow)
             grow *= 2
 
@@ -202,18 +208,24 @@ class SyntaxTree:
         tree = _parse(["class _:\n"] + lines)
         dummy = tree.children[0]
         if dummy.type != "classdef" or dummy.children[-1].type != "suite":
+            _release(tree.children)
             return False
         kids = dummy.children[-1].children
         first_code = (2 + node.start_pos[0] - start, node.start_pos[1])
         fresh = next((c for c in kids if c.start_pos == first_code), None)
         if fresh is None or fresh.type != node.type or node_end(fresh) != (2 + stop - start + delta, 0):
+            _release(tree.children)
             return False
         expect = (head - (start + off) + 2, nxt.start_pos[1])
         after = kids[kids.index(fresh) + 1:] if later else tree.children[1:]
         if not after or after[0].start_pos != expect:  # (cut after one line, it may be broken)
+            _release(tree.children)
             return False
+        kids.remove(fresh)
+        _release(tree.children)  # the stand-in class and what followed the method
         _shift_lines(fresh, start - 2)
         fresh.parent = suite
+        _release([node])
         suite.children[idx] = fresh
         if delta:
             for sibling in later:
@@ -231,7 +243,35 @@ class SyntaxTree:
         if delta:
             for seg in segs[j + 1:]:
                 seg.move(delta)
+        _release_segments(segs[i:j + 1])
         self.segments = segs[:i] + fresh + segs[j + 1:]
+
+
+def _release_segments(segs: list[Segment]) -> None:
+    """Segments the file no longer has. Their parse nodes are unlinked and dropped, and
+    their lowering forgets its function units (each unit points back to its segment, a
+    cycle); the rest of the lowering stays, for the span tables of older results."""
+    for seg in segs:
+        if seg._nodes:
+            _release(seg._nodes)
+            seg._nodes = []
+        if seg.lowered is not None:
+            seg.lowered.fn_units = {}
+
+
+def _release(nodes: list) -> None:
+    """Unlink parse nodes nobody will read again from their parents. Parso nodes point to
+    their parents and parents to their children, so every dropped subtree is a reference
+    cycle: left to the cyclic collector, a long edit session piled up a million dead nodes
+    between full collections, and each of those collections held the server for seconds.
+    Without the upward links, reference counting frees them at once."""
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        n.parent = None
+        children = getattr(n, "children", None)
+        if children:
+            stack.extend(children)
 
 
 def _shift_lines(node, delta: int) -> None:

@@ -220,6 +220,7 @@ def soak(edits: int = 20_000, lines: int = 500, seed: int = 0, pace_ms: float = 
         rss.append(client.rss_kb())
         report["hover"] = summarize(hovers)
         report["rss_start_kb"], report["rss_end_kb"], report["rss_max_kb"] = rss[0], rss[-1], max(r or 0 for r in rss)
+        report["rss_samples_kb"] = rss  # one every hundredth of the edits: the shape of the curve
         settled = report.get("rss_settled_kb") or rss[0]
         report["rss_end_vs_settled"] = (rss[-1] / settled - 1) if settled else None
     finally:
