@@ -329,6 +329,10 @@ def _split(children: list, offset: int, stop: int) -> list[Segment]:
     the parser back at the top level with nothing open. A region's endmarker with no text of
     its own (the region ended right after a newline) is dropped; at the end of a file it
     is a segment holding the trailing comments."""
+    for node in children:
+        # Cut from the region's module (a parse of its own): nothing reads a top-level
+        # node's parent, and the module would keep every released segment alive in a cycle.
+        node.parent = None
     segs: list[Segment] = []
     current: list = []
     start = 1 + offset

@@ -32,6 +32,7 @@ from typing import Any, Callable
 from shapesense.analysis.results import FileAnalysis
 
 from .documents import LineIndex
+from .heap import HeapTrimmer
 from .interrupt import Interrupted, Watchdog
 
 _REMOVED = object()
@@ -106,6 +107,7 @@ class AnalysisWorker:
         self._host: Any = None  # the AnalysisHost
         self._texts: dict[str, str] = {}
         self._analysed: set[str] = set()  # paths analysed at least once
+        self._heap = HeapTrimmer()
         self.generation = 0  # bumped whenever the host's inputs change
 
     # -- called from the event loop ------------------------------------------------
@@ -291,6 +293,7 @@ class AnalysisWorker:
                 # as long as the file is open: keep it out of every later collection (and
                 # out of the one that would otherwise scan all of it right now).
                 gc.freeze()
+            self._heap.after_analysis()
             if solver_budget is not None and solver_budget.skipped:
                 logs.append(f"ShapeSense: the solver budget of {limits.solver_budget_ms} ms "
                             f"(shapesense.solverBudgetMs) ran out in {path}; {solver_budget.skipped} "
