@@ -119,3 +119,36 @@ def test_replaced_parse_nodes_are_freed_without_the_cyclic_collector():
     finally:
         gc.enable()
     assert garbage < before * 0.2, (before, garbage)  # it was 20 times `before`
+
+
+def test_a_parse_keeps_no_cycle_through_its_module():
+    """A region's top-level nodes are cut from the module parso made for it: the module
+    (through its endmarker's parent) kept alive every node an edit released later. With the
+    collector off, the parse nodes alive are exactly those of the current segments."""
+    text = (Path(__file__).parent.parent / "samples" / "mnist_cnn.py").read_text() + "\n\n"
+    lines = text.split("\n")
+    top = [i for i, ln in enumerate(lines) if ln.startswith(("class ", "def "))]
+    gc.collect()
+    gc.disable()
+    try:
+        baseline = _parse_objects()
+        tree = SyntaxTree()
+        tree.update(text)
+        for i in range(20):
+            edited = list(lines)
+            edited.insert(top[i % len(top)], f"z{i} = {i}")  # a new top-level statement: region parses
+            tree.update("\n".join(edited))
+        tree.update(text)
+        alive = _parse_objects() - baseline
+    finally:
+        gc.enable()
+    in_segments = sum(1 for seg in tree.segments for node in _walk(seg.nodes))
+    assert alive == in_segments, (alive, in_segments)
+
+
+def _walk(nodes):
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(getattr(n, "children", ()))
