@@ -8,7 +8,7 @@ from . import shapes as S
 from .ops.spec import REGISTRY, Dtype, TensorValue, spread_is_neutral
 from .shapes import UNKNOWN
 from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance,
-                     ListVal, MaybeNone, ModuleNS, NNModule, PartialVal, Ref, SliceVal, SOME_INT, is_int_like,
+                     ListVal, MaybeNone, ModuleNS, TensorOrNumber, NNModule, PartialVal, Ref, SliceVal, SOME_INT, is_int_like,
                      is_tensor, value_key)
 from . import limits, pybuiltins, values
 from .memo import arguments_key
@@ -468,6 +468,11 @@ class ExpressionsMixin:
     def binop(self, frame, op, a, b, node, inplace=False):
         if values.too_big(op, a, b):  # past a size cap: Unknown, never built (limits.py)
             return values.unknown_result(op, a, b)
+        if isinstance(a, TensorOrNumber) or isinstance(b, TensorOrNumber):
+            # Each way on its own, silently (a failure one way need not be a failure of the
+            # model); the results joined. Unknown unless both ways give something.
+            ways = [binary_op(self, op, x, y, None) for x in _ways(a) for y in _ways(b)]
+            return _join_all_values(self, ways)
         return binary_op(self, op, a, b, (frame, node), inplace)
 
     def unaryop(self, frame, op, a, node):
@@ -658,6 +663,9 @@ class ExpressionsMixin:
             pass
         if is_int_like(a) and is_int_like(b):
             return SOME_INT  # two ints (a loop counter, dims of two ways): an int all the same
+        either_way = _tensor_or_number(self, a, b)
+        if either_way is not None:
+            return either_way
         options = either(a, b)  # two modules: calling the join calls each
         return options if options is not None else UNKNOWN
 
@@ -733,6 +741,45 @@ class ExpressionsMixin:
         # Kept in the entry, so a memoized run still reports the calls it made.
         counts = self.stack[-1].entry.unknown_ops if self.stack else self.unknown_ops
         counts[name] = counts.get(name, 0) + 1
+
+
+def _tensor_or_number(engine, a, b):
+    """The join of a tensor and a plain number (or of such joins), else None."""
+    from .dispatch import _is_number
+
+    def parts(v):
+        if isinstance(v, TensorOrNumber):
+            return v.tensor, v.number
+        if isinstance(v, TensorValue):
+            return v, None
+        if _is_number(v):
+            return None, v
+        return None
+
+    pa, pb = parts(a), parts(b)
+    if pa is None or pb is None or not (isinstance(a, TensorOrNumber) or isinstance(b, TensorOrNumber) or
+                                        (pa[0] is None) != (pb[0] is None)):
+        return None
+    tensors = [t for t in (pa[0], pb[0]) if t is not None]
+    numbers = [n for n in (pa[1], pb[1]) if n is not None]
+    tensor = tensors[0] if len(tensors) == 1 else engine.join(tensors[0], tensors[1])
+    number = numbers[0] if len(numbers) == 1 else engine.join(numbers[0], numbers[1])
+    if not isinstance(tensor, TensorValue) or number is UNKNOWN:
+        return UNKNOWN
+    return TensorOrNumber(tensor, number)
+
+
+def _ways(v) -> tuple:
+    return (v.tensor, v.number) if isinstance(v, TensorOrNumber) else (v,)
+
+
+def _join_all_values(engine, vals):
+    out = vals[0]
+    for v in vals[1:]:
+        if out is UNKNOWN or v is UNKNOWN:
+            return UNKNOWN
+        out = engine.join(out, v)
+    return out
 
 
 def _as_it_is(value, depth: int = 3):

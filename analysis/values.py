@@ -119,6 +119,22 @@ class MaybeNone:
         return ("maybe-none", key(self.value))
 
 
+class TensorOrNumber:
+    """A tensor on some paths and a plain number on the others: the result of calling a
+    layer chosen by a hyperparameter (`self.pos_emb = Always(0)`, or a positional embedding
+    when a flag is set). An elementwise op with it runs both ways and joins the results
+    (`x + self.pos_emb(x)` keeps x's shape either way); anything else treats it as Unknown."""
+
+    __slots__ = ("tensor", "number")
+
+    def __init__(self, tensor, number):
+        self.tensor = tensor
+        self.number = number
+
+    def structural_key(self, key):
+        return ("tensor-or-number", key(self.tensor), key(self.number))
+
+
 class DictVal(Obj):
     def __init__(self, items: dict | None = None):
         super().__init__()
