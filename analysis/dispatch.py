@@ -1120,6 +1120,10 @@ def _py_binop(op, a, b):
 
 
 def unary_op(engine, op, a, site):
+    if generic.is_probe(a):
+        # `-n` on an input of the first generic run: a number does the same (`s[:-n_dims]`),
+        # so it is no sign of a tensor; a tensor's result has its shape.
+        return a
     if is_tensor(a):
         name = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}.get(op)
         spec = REGISTRY.get("Tensor." + name) if name else None
