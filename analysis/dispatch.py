@@ -41,8 +41,9 @@ def to_spec(v, some_tensors: bool = False, zero=UNKNOWN):
     (`generic.DefaultZero`) is `zero`: 0 for a layer's constructor (`padding=padding`: the
     default switches nothing on), Unknown for an op (`x.expand(b, n_mem, -1)`: the model
     may be built with another size)."""
-    if isinstance(v, (TensorValue, Dtype, LegacyTypeName)) or v is None or v is UNKNOWN or v is Ellipsis:
-        return v
+    if isinstance(v, (TensorValue, Dtype, LegacyTypeName, tails.TailedShape, tails.Spread)) or v is None or \
+            v is UNKNOWN or v is Ellipsis:
+        return v  # (a TailedShape or Spread only means something to trials: run_op)
     if isinstance(v, enums.EnumMember):  # a str/int enum member is its value to torch
         return v.value if v.mixin is not None else UNKNOWN
     if isinstance(v, generic.DefaultBool):
@@ -125,7 +126,7 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
         if same is not None:
             return same
     tailed = tails.tailed_arguments(s_args, s_kwargs) if not engine.probing else []
-    if tailed is tails.SEVERAL:
+    if tailed is tails.SEVERAL or (not tailed and tails.marked_tensors(s_args, s_kwargs)):
         return UNKNOWN
     if tailed:
         return _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, forward, checker, tailed)
@@ -183,8 +184,10 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
     def attempt(n):
         lead = tails.lead_symbols(n)
         trials = {id(t): TensorValue(lead + tuple(t.tail), t.dtype) for t in tailed}
-        t_args = [tails.substitute(a, trials) for a in s_args]
+        t_args = tails.spread_arguments(s_args, trials)
         t_kwargs = {k: tails.substitute(v, trials) for k, v in s_kwargs.items()}
+        if t_args is None or any(isinstance(v, (tails.TailedShape, tails.Spread)) for v in t_kwargs.values()):
+            return "no", None, None
         ctx = OpContext(op_name=spec.name, checker=trial_checker)
         try:
             if forward:
@@ -640,6 +643,19 @@ def super_attr(engine, sup: SuperVal, name):
     return UNKNOWN
 
 
+def _tailed_shape_item(shape, index):
+    """`x.shape[-1]` of a `Tensor[..., dim]` is dim; `x.shape[:-k]` drops k dims (kept for
+    the trials of the op that reads it); anything else is unknown."""
+    tail = shape.tensor.tail
+    if isinstance(index, int) and not isinstance(index, bool) and not shape.drop and not shape.extra:
+        return tail[index] if -len(tail) <= index < 0 else SOME_INT
+    if isinstance(index, SliceVal) and index.start is None and index.step is None and not shape.drop \
+            and not shape.extra and isinstance(index.stop, int) and not isinstance(index.stop, (bool, S.Expr)) \
+            and index.stop < 0:
+        return tails.TailedShape(shape.tensor, -index.stop)
+    return UNKNOWN
+
+
 def _call_bound(engine, func: BoundRef, args, kwargs, site):
     obj = func.self_value
     name = func.name
@@ -652,6 +668,8 @@ def _call_bound(engine, func: BoundRef, args, kwargs, site):
             return item(obj)
         if name == "requires_grad_":  # which parameters train: the summary's
             calltrace.requires_grad(engine, obj, calltrace.requires_grad_arg(args, kwargs))
+        if name == "size" and not args and not kwargs and tails.has_tail(obj):
+            return tails.TailedShape(obj)
         spec = REGISTRY.get("Tensor." + name)
         if spec is not None and spec.kind == "function":
             out = run_op(engine, spec, [obj] + list(args), kwargs, site)
@@ -787,6 +805,8 @@ def external_attr(engine, obj, name, inst):
     if isinstance(obj, enums.EnumMember) and enums.field(obj, name) is not None:
         return enums.field(obj, name)
     if is_tensor(obj):
+        if name == "shape" and tails.has_tail(obj):
+            return tails.TailedShape(obj)
         spec = REGISTRY.get("Tensor." + name)
         if spec is not None and spec.kind == "attr":
             out = run_op(engine, spec, [obj], {}, None)
@@ -840,6 +860,8 @@ def _index_spec(index):
 
 
 def subscript_value(engine, obj, index, site):
+    if isinstance(obj, tails.TailedShape):
+        return _tailed_shape_item(obj, index)
     if getattr(obj, "unknown", False):
         return _item_of_alike(engine, obj, index)
     if isinstance(obj, datasources.Dataset):
@@ -922,6 +944,9 @@ def _repeat_unknown_times(engine, op, a, b):
 
 
 def binary_op(engine, op, a, b, site, inplace=False):
+    if isinstance(a, tails.TailedShape) and op == "+" and isinstance(b, ListVal) and \
+            not getattr(b, "unknown", False) and not a.extra and len(b.items) <= 8:
+        return tails.TailedShape(a.tensor, a.drop, tuple(b.items))  # `x.size()[:-1] + (h, d)`
     if isinstance(a, generic.DefaultZero) or isinstance(b, generic.DefaultZero):
         return UNKNOWN  # 0 by default, another number when the model is built with one
     if is_tensor(a) or is_tensor(b):

@@ -10,7 +10,7 @@ from .shapes import UNKNOWN
 from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance,
                      ListVal, MaybeNone, ModuleNS, TensorOrNumber, NNModule, PartialVal, Ref, SliceVal, SOME_INT, is_int_like,
                      is_tensor, value_key)
-from . import limits, pybuiltins, values
+from . import limits, pybuiltins, tails, values
 from .memo import arguments_key
 from . import autograd_function, datasources, enums, flags, generic, intervals, solver
 from .alternatives import OneOf, either
@@ -254,6 +254,9 @@ class ExpressionsMixin:
                         seq = Container("Sequential", known, [str(i) for i in range(prefix)])
                         seq.unknown, seq.element, seq.prefix = True, v.element, prefix
                         return self.new_obj(seq)
+                    if isinstance(v, tails.TailedShape) and isinstance(func, (Ref, BoundRef)):
+                        args.append(tails.Spread(v))  # `x.view(*x.shape[:-1], h, -1)`: for the op's trials
+                        continue
                     return UNKNOWN
                 args.extend(items)
             elif a.star == 2:

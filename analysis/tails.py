@@ -30,7 +30,7 @@ def tailed_arguments(args, kwargs):
     """The tailed tensors among the arguments (at the top or in a tuple/list): [] when none,
     SEVERAL when their leading dims may differ (not from one input's)."""
     found: list = []
-    for v in list(args) + list(kwargs.values()):
+    for v in list(args) + list(kwargs.values()) + marked_tensors(args, kwargs):
         for x in (v if isinstance(v, (tuple, list)) else (v,)):
             if has_tail(x) and all(x is not f for f in found):
                 found.append(x)
@@ -53,6 +53,65 @@ def mentions_lead(v) -> bool:
     if isinstance(v, TensorValue):
         return v.shape is not None and mentions_lead(v.shape)
     return False
+
+
+class TailedShape:
+    """`x.shape` (or `x.size()`) of a tensor of unknown rank with known last dims, maybe with
+    its last `drop` dims sliced off and `extra` sizes appended: `x.shape[:-1] + (h, d)`.
+    Only ops on trials read it (`x.view(*x.shape[:-1], h, -1)`): each trial has a shape, so
+    this has one there; everywhere else it is a sequence of unknown length."""
+
+    unknown = True  # (an unknown-length sequence to everything but the trials)
+
+    def __init__(self, tensor, drop: int = 0, extra: tuple = ()):
+        self.tensor, self.drop, self.extra = tensor, drop, tuple(extra)
+
+    def on(self, trial) -> tuple:
+        dims = tuple(trial.shape)
+        return dims[:len(dims) - self.drop] + self.extra
+
+    def structural_key(self, key):
+        return ("tailed-shape", key(self.tensor), self.drop, tuple(key(x) for x in self.extra))
+
+
+class Spread:
+    """A TailedShape spread into a call's arguments (`*x.shape[:-1]`)."""
+
+    def __init__(self, shape: TailedShape):
+        self.shape = shape
+
+    def structural_key(self, key):
+        return ("spread", key(self.shape))
+
+
+def marked_tensors(args, kwargs) -> list:
+    """The tensors whose shapes TailedShape/Spread arguments stand for."""
+    out = []
+    for v in list(args) + list(kwargs.values()):
+        shape = v.shape if isinstance(v, Spread) else v if isinstance(v, TailedShape) else None
+        if shape is not None:
+            out.append(shape.tensor)
+    return out
+
+
+def spread_arguments(args: list, trials: dict):
+    """The trial's argument list: a Spread becomes the trial's sizes in place, a
+    TailedShape a tuple of them; None when one stands for a tensor with no trial."""
+    out = []
+    for a in args:
+        if isinstance(a, (Spread, TailedShape)):
+            shape = a.shape if isinstance(a, Spread) else a
+            trial = trials.get(id(shape.tensor))
+            if trial is None:
+                return None
+            sizes = shape.on(trial)
+            if isinstance(a, Spread):
+                out.extend(sizes)
+            else:
+                out.append(sizes)
+        else:
+            out.append(substitute(a, trials))
+    return out
 
 
 def substitute(v, trials: dict):
