@@ -1267,6 +1267,9 @@ def _contains(engine, container, item):
     if isinstance(container, ListVal) and isinstance(item, (str, int, float)) and not isinstance(item, S.Expr):
         if all(isinstance(x, (str, int, float)) and not isinstance(x, S.Expr) for x in container.items):
             return item in container.items
+        if not getattr(container, "unknown", False) and \
+                any(type(x) is type(item) and x == item for x in container.items if not isinstance(x, S.Expr)):
+            return True  # `-1 in [heads, -1]`: whatever heads is
     if isinstance(container, str) and isinstance(item, str):
         return item in container
     return UNKNOWN
