@@ -375,8 +375,12 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
             continue
         attrs = dict(module.attrs, training=module.training) if module is not None else None
         ranks, pins, preserving, kept, ignored = generic.admitted_ranks(spec, s_args, s_kwargs, v, attrs)
-        if ignored:
-            continue  # passed along (`device=device`), not used as a tensor
+        if ignored == generic.RAISED and spec.name.startswith("Tensor.") and s_args and s_args[0] is v:
+            pass  # `x.view(b, n, -1)`: the tensor whose method it is, whatever the sizes are
+        elif ignored:
+            # passed along (`device=device`), or where a tensor cannot go (`torch.zeros(b, n)`,
+            # the sizes of `x.view(b, n, -1)`): not used as a tensor
+            continue
         if _with_numbers_only(spec, s_args, s_kwargs, v):
             # `dim < 0`, `x * 0.5`: a number would do the same, so this is no sign that the
             # value is a tensor; a tensor's later uses still tell its rank.

@@ -258,6 +258,9 @@ def _rank_subject(node):
     return None
 
 
+RAISED = "raised"  # admitted_ranks' `ignored` when the op cannot run with a tensor there at all
+
+
 def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
     """(admitted ranks or None, {rank: {dim index: value the op requires}}, preserving, kept)
     for the op on fresh dims of each rank: a rank is admitted unless the op fails for every
@@ -296,7 +299,7 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
             kinds[rank] = _rank_kind(_run_with_large_dims(spec, t_args, t_kwargs, forward_attrs, names), rank)
             continue
         except Exception:  # noqa: BLE001 - a spec that cannot run with these values: no information
-            return None, {}, False, None, False
+            return None, {}, False, None, RAISED
         admitted.add(rank)
         pins[rank] = _pinned(required, names)
         same_shape[rank] = isinstance(out, TensorValue) and out.shape == trial.shape

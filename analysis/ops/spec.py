@@ -343,6 +343,10 @@ def sizes_arg(size) -> tuple:
         size = size[0]
     if len(size) == 1 and size[0] is UNKNOWN:
         raise Unknowable("unknown size")
+    if any(isinstance(d, TensorValue) for d in size):
+        # (torch takes a 0-dim integer tensor here; model code passes ints, and a generic
+        # run must not read `torch.zeros(b, n)` as a sign that b and n are tensors)
+        raise TypeError("a size must be given as ints")
     return tuple(size)
 
 
