@@ -647,19 +647,6 @@ def super_attr(engine, sup: SuperVal, name):
     return UNKNOWN
 
 
-def _tailed_shape_item(shape, index):
-    """`x.shape[-1]` of a `Tensor[..., dim]` is dim; `x.shape[:-k]` drops k dims (kept for
-    the trials of the op that reads it); anything else is unknown."""
-    tail = shape.tensor.tail
-    if isinstance(index, int) and not isinstance(index, bool) and not shape.drop and not shape.extra:
-        return tail[index] if -len(tail) <= index < 0 else SOME_INT
-    if isinstance(index, SliceVal) and index.start is None and index.step is None and not shape.drop \
-            and not shape.extra and isinstance(index.stop, int) and not isinstance(index.stop, (bool, S.Expr)) \
-            and index.stop < 0:
-        return tails.TailedShape(shape.tensor, -index.stop)
-    return UNKNOWN
-
-
 def _call_bound(engine, func: BoundRef, args, kwargs, site):
     obj = func.self_value
     name = func.name
@@ -865,7 +852,7 @@ def _index_spec(index):
 
 def subscript_value(engine, obj, index, site):
     if isinstance(obj, tails.TailedShape):
-        return _tailed_shape_item(obj, index)
+        return obj.item(index)
     if getattr(obj, "unknown", False):
         return _item_of_alike(engine, obj, index)
     if isinstance(obj, datasources.Dataset):
@@ -948,9 +935,8 @@ def _repeat_unknown_times(engine, op, a, b):
 
 
 def binary_op(engine, op, a, b, site, inplace=False):
-    if isinstance(a, tails.TailedShape) and op == "+" and isinstance(b, ListVal) and \
-            not getattr(b, "unknown", False) and not a.extra and len(b.items) <= 8:
-        return tails.TailedShape(a.tensor, a.drop, tuple(b.items))  # `x.size()[:-1] + (h, d)`
+    if isinstance(a, tails.TailedShape) and op == "+" and isinstance(b, ListVal) and not getattr(b, "unknown", False):
+        return a.plus(b.items) or UNKNOWN  # `x.size()[:-1] + (h, d)`
     if isinstance(a, generic.DefaultZero) or isinstance(b, generic.DefaultZero):
         return UNKNOWN  # 0 by default, another number when the model is built with one
     if is_tensor(a) or is_tensor(b):

@@ -3,13 +3,15 @@ joins of values and environments, and recording facts and diagnostics. Mixed int
 `infer.Engine`."""
 from __future__ import annotations
 
+import functools
+
 from . import ir
 from . import shapes as S
 from .ops.spec import REGISTRY, Dtype, TensorValue, spread_is_neutral
 from .shapes import UNKNOWN
 from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance,
-                     ListVal, MaybeNone, ModuleNS, TensorOrNumber, NNModule, PartialVal, Ref, SliceVal, SOME_INT, is_int_like,
-                     is_tensor, value_key)
+                     ListVal, MaybeNone, ModuleNS, NNModule, PartialVal, Ref, SliceVal, SOME_INT, TensorOrNumber,
+                     is_int_like, is_tensor, value_key)
 from . import limits, pybuiltins, tails, values
 from .memo import arguments_key
 from . import autograd_function, datasources, enums, flags, generic, intervals, solver
@@ -475,7 +477,7 @@ class ExpressionsMixin:
             # Each way on its own, silently (a failure one way need not be a failure of the
             # model); the results joined. Unknown unless both ways give something.
             ways = [binary_op(self, op, x, y, None) for x in _ways(a) for y in _ways(b)]
-            return _join_all_values(self, ways)
+            return functools.reduce(self.join, ways)
         return binary_op(self, op, a, b, (frame, node), inplace)
 
     def unaryop(self, frame, op, a, node):
@@ -760,9 +762,10 @@ def _tensor_or_number(engine, a, b):
         return None
 
     pa, pb = parts(a), parts(b)
-    if pa is None or pb is None or not (isinstance(a, TensorOrNumber) or isinstance(b, TensorOrNumber) or
-                                        (pa[0] is None) != (pb[0] is None)):
+    if pa is None or pb is None:
         return None
+    if not isinstance(a, TensorOrNumber) and not isinstance(b, TensorOrNumber) and (pa[0] is None) == (pb[0] is None):
+        return None  # two tensors or two numbers: not this join
     tensors = [t for t in (pa[0], pb[0]) if t is not None]
     numbers = [n for n in (pa[1], pb[1]) if n is not None]
     tensor = tensors[0] if len(tensors) == 1 else engine.join(tensors[0], tensors[1])
@@ -774,15 +777,6 @@ def _tensor_or_number(engine, a, b):
 
 def _ways(v) -> tuple:
     return (v.tensor, v.number) if isinstance(v, TensorOrNumber) else (v,)
-
-
-def _join_all_values(engine, vals):
-    out = vals[0]
-    for v in vals[1:]:
-        if out is UNKNOWN or v is UNKNOWN:
-            return UNKNOWN
-        out = engine.join(out, v)
-    return out
 
 
 def _as_it_is(value, depth: int = 3):

@@ -70,6 +70,24 @@ class TailedShape:
         dims = tuple(trial.shape)
         return dims[:len(dims) - self.drop] + self.extra
 
+    def item(self, index):
+        """`x.shape[-1]` is the last known dim; `x.shape[:-k]` drops k dims (for the trials);
+        anything else is unknown."""
+        from .values import SOME_INT, SliceVal
+
+        plain = not self.drop and not self.extra
+        if isinstance(index, int) and not isinstance(index, (bool, S.Expr)) and plain:
+            tail = self.tensor.tail
+            return tail[index] if -len(tail) <= index < 0 else SOME_INT
+        if isinstance(index, SliceVal) and plain and index.start is None and index.step is None and \
+                isinstance(index.stop, int) and not isinstance(index.stop, (bool, S.Expr)) and index.stop < 0:
+            return TailedShape(self.tensor, -index.stop)
+        return S.UNKNOWN
+
+    def plus(self, items: list):
+        """`x.size()[:-1] + (h, d)`, or None when that is not a case this keeps."""
+        return TailedShape(self.tensor, self.drop, tuple(items)) if not self.extra and len(items) <= 8 else None
+
     def structural_key(self, key):
         return ("tailed-shape", key(self.tensor), self.drop, tuple(key(x) for x in self.extra))
 
