@@ -671,6 +671,10 @@ def _call_bound(engine, func: BoundRef, args, kwargs, site):
         return UNKNOWN
     if isinstance(obj, pybuiltins.NamedTupleVal):
         return pybuiltins.namedtuple_method(obj, name, args, kwargs)
+    if isinstance(obj, _FloatDim) and name == "is_integer" and not args and not kwargs:
+        return obj.is_integer()
+    if type(obj) is float and name == "is_integer" and not args and not kwargs:
+        return obj.is_integer()
     if isinstance(obj, ListVal):
         return _list_method(engine, obj, name, args, kwargs)
     if isinstance(obj, DictVal):
@@ -746,7 +750,15 @@ def _dict_method(engine, obj, name, args, kwargs):
     if name in ("update", "setdefault", "pop"):
         engine._mutated(obj)
         if name == "update" and args and isinstance(args[0], DictVal):
+            if getattr(args[0], "unknown", False):
+                obj.items.clear()  # any key may now hold another value
+                obj.unknown = True
             obj.items.update(args[0].items)
+            obj.items.update(kwargs)
+            return None
+        if name == "update" and args:
+            obj.items.clear()  # from a mapping not known: any key, any value
+            obj.unknown = True
             obj.items.update(kwargs)
             return None
         if name == "update":
@@ -826,6 +838,8 @@ def external_attr(engine, obj, name, inst):
     if isinstance(obj, Container):
         return container_attr(engine, obj, name)
     if isinstance(obj, (ListVal, DictVal, str)):
+        return BoundRef(name, obj)
+    if name == "is_integer" and (type(obj) is float or isinstance(obj, _FloatDim)):
         return BoundRef(name, obj)
     return UNKNOWN
 
@@ -1083,6 +1097,12 @@ class _FloatDim:
         if self.scale < 0:
             return UNKNOWN
         return S.cdiv(S.mul(self.dim, self.scale.numerator), S.mul(self.den, self.scale.denominator))
+
+    def is_integer(self):
+        """float.is_integer(): `(n / m).is_integer()` is `n % m == 0` (pad_to_multiple)."""
+        if self.scale < 0:
+            return UNKNOWN
+        return S.eq(S.mod(S.mul(self.dim, self.scale.numerator), S.mul(self.den, self.scale.denominator)), 0)
 
     def structural_key(self, key):
         return ("floatdim", key(self.dim), self.scale, key(self.den))

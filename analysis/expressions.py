@@ -147,18 +147,26 @@ class ExpressionsMixin:
         return out
 
     def _dict(self, frame, node, env):
-        d = DictVal()
+        ways = [DictVal()]  # one dict, or one per option of a spread DictOptions
         for k, v in node.items:
             if k is None:
                 other = self.eval(frame, v, env)
-                if isinstance(other, DictVal):
-                    d.items.update(other.items)
+                if isinstance(other, values.DictOptions) and \
+                        len(ways) * len(other.options) <= values.DictOptions.MAX_OPTIONS:
+                    ways = [DictVal({**d.items, **o.items}) for d in ways for o in other.options]
+                    continue
+                for d in ways:
+                    if isinstance(other, DictVal):
+                        d.items.update(other.items)
+                    if not isinstance(other, DictVal) or getattr(other, "unknown", False):
+                        d.unknown = True  # `{**opts, "k": v}` with opts not known: its keys are not
                 continue
             key = self.eval(frame, k, env)
             val = self.eval(frame, v, env)
             if _hashable(key):
-                d.items[key] = val
-        return d
+                for d in ways:
+                    d.items[key] = val
+        return ways[0] if len(ways) == 1 else values.dict_options(ways)
 
     def comprehension(self, frame, node, env):
         results = []
@@ -242,6 +250,7 @@ class ExpressionsMixin:
         func = self.eval(frame, node.func, env, record=False)
         args, kwargs = [], {}
         neutral_rest = False  # a generic `**kwargs` spread into a torch op (spread_is_neutral)
+        options = None  # a spread DictOptions: the call runs once per option
         for a in node.args:
             v = self.eval(frame, a.value, env)
             if a.star == 1:
@@ -262,10 +271,13 @@ class ExpressionsMixin:
                     return UNKNOWN
                 args.extend(items)
             elif a.star == 2:
-                if isinstance(v, DictVal) and not getattr(v, "unknown", False) \
+                if isinstance(v, values.DictOptions) and options is None:
+                    options = v.options
+                elif isinstance(v, DictVal) and not getattr(v, "unknown", False) \
                         and all(isinstance(k, str) for k in v.items):
                     kwargs.update(v.items)
-                elif _unknown_keywords(v) and isinstance(func, (FunctionVal, ClassVal, BoundMethod)):
+                elif (_keywords_not_known(v) and isinstance(func, (FunctionVal, BoundMethod, Instance))) or \
+                        (_unknown_keywords(v) and isinstance(func, (FunctionVal, ClassVal, BoundMethod))):
                     kwargs[generic.GENERIC_REST] = True  # the **kwargs of a def nobody calls
                 elif _unknown_keywords(v) and isinstance(func, Ref) and REGISTRY.get(func.name):
                     neutral_rest = True
@@ -275,6 +287,12 @@ class ExpressionsMixin:
                 kwargs[a.name] = v
             else:
                 args.append(v)
+        if options is not None:
+            return self._join_all([self._finish_call(frame, node, func, args, {**kwargs, **o.items}, neutral_rest)
+                                   for o in options])
+        return self._finish_call(frame, node, func, args, kwargs, neutral_rest)
+
+    def _finish_call(self, frame, node, func, args, kwargs, neutral_rest):
         if neutral_rest and not spread_is_neutral(REGISTRY[func.name], args, kwargs):
             return UNKNOWN
         if isinstance(func, ClassVal) and generic.GENERIC_REST not in kwargs and self._in_plain_factory(frame) \
@@ -291,6 +309,10 @@ class ExpressionsMixin:
             and frame.entry.unit_key != "<module>" and "." not in frame.entry.unit_key
 
     def call_value(self, func, args, kwargs, site):
+        if isinstance(func, MaybeNone) and not isinstance(func.value, TensorValue):
+            # A layer or None (`LocalAttention(...) if local_heads > 0 else None`): calling
+            # None raises, so a call that returns called the layer.
+            func = func.value
         if isinstance(func, OneOf):
             return self._join_all([self.call_value(o, args, kwargs, site) for o in func.options])
         if isinstance(func, FunctionVal):
@@ -661,11 +683,23 @@ class ExpressionsMixin:
             out = ListVal([self.join(x, y) for x, y in zip(a.items, b.items)], "list")
             out.kind_joined = True
             return out
+        if isinstance(a, ListVal) and isinstance(b, ListVal) and a.kind == b.kind == "list" and \
+                len(a.items) != len(b.items) and not getattr(a, "unknown", False) and not getattr(b, "unknown", False):
+            # Appended to on some ways only (`outs = []; if a: outs.append(x); if b: ...`):
+            # a list of unknown length whose items all look alike, when they do.
+            items = a.items + b.items
+            element = values.join_alike(self, items) if items and all(isinstance(x, TensorValue) for x in items) else None
+            if element is not None:
+                return self.new_obj(values.alike(element, "list"))
         try:
             if value_key(a) == value_key(b):
                 return a
         except RecursionError:
             pass
+        if isinstance(a, DictVal) and isinstance(b, DictVal) and type(a) in _PLAIN_DICTS and type(b) in _PLAIN_DICTS:
+            # Keyword dicts that differ by way (`{key: val} if route else {}`): one of them
+            # (a few), else a dict of keys not known (spread, it may pass any parameter).
+            return self.new_obj(values.dict_options([a, b]))
         if is_int_like(a) and is_int_like(b):
             return SOME_INT  # two ints (a loop counter, dims of two ways): an int all the same
         either_way = _tensor_or_number(self, a, b)
@@ -799,6 +833,9 @@ def _sequence(items, kind):
 _TOO_MANY = object()  # marks a comprehension result list that stopped early
 
 
+_PLAIN_DICTS = (DictVal, values.DictOptions)
+
+
 def _is_sequential(func) -> bool:
     return isinstance(func, Ref) and func.name == "torch.nn.Sequential"
 
@@ -810,3 +847,10 @@ def _unknown_keywords(v) -> bool:
     """A `**` spread of keywords nobody chose here: the **kwargs of a def nobody calls, or a
     `norm_kwargs=None` option of a class nobody builds (spread, it must be a dict then)."""
     return getattr(v, "generic_rest", False) or isinstance(v, generic.DefaultNone)
+
+
+def _keywords_not_known(v) -> bool:
+    """A dict whose keys are not known: Unknown, or one filled in a loop of unknown count
+    (`routed_args[i] = ({**f_args, key: val}, ...)` over `range(depth)`). Spread into a call,
+    each parameter it does not give may be passed, like a generic **kwargs."""
+    return v is UNKNOWN or (isinstance(v, DictVal) and getattr(v, "unknown", False))

@@ -9,7 +9,7 @@ import math
 from . import shapes as S
 from .shapes import UNKNOWN
 from .limits import MAX_INT_BITS
-from .values import SOME_INT, Container, DictVal, ListVal, Ref, alike, is_int_like, is_tensor, too_many, unknown_list
+from .values import SOME_INT, Container, DictVal, Instance, ListVal, Ref, alike, is_int_like, is_tensor, too_many, unknown_list
 
 MAX_INT_DIGITS = MAX_INT_BITS * 3 // 10  # decimal digits of the largest int kept
 
@@ -83,7 +83,8 @@ def call_builtin(engine, name: str, args: list, kwargs: dict, site):
 def _len(engine, args, kwargs, site):
     (v,) = args
     n = _length(engine, v)
-    if n is UNKNOWN and (getattr(v, "unknown", False) or is_tensor(v)):
+    inner = v.attrs.get("__container__") if isinstance(v, Instance) else None  # an nn.ModuleList subclass
+    if n is UNKNOWN and (getattr(v, "unknown", False) or getattr(inner, "unknown", False) or is_tensor(v)):
         return SOME_INT  # a list a loop filled, a tensor of unknown size: an int all the same
     return n
 

@@ -309,7 +309,12 @@ class StatementsMixin:
                     obj.prefix = before or 0  # the items it had before the loop stay known
                 if isinstance(obj, (ListVal, DictVal, Container)):
                     added = obj.items[before:] if isinstance(obj, (ListVal, Container)) and before is not None else []
-                    element = values.join_alike(self, added) if added and not getattr(obj, "unknown", False) else None
+                    if getattr(obj, "unknown", False):
+                        # already of unknown length: its writes kept the element up to date
+                        # (added_after_loop, set_item)
+                        element = getattr(obj, "element", None) if isinstance(obj, (ListVal, Container)) else None
+                    else:
+                        element = values.join_alike(self, added) if added else None
                     obj.unknown = True
                     obj.element = element
                     values.changed(obj)
@@ -638,9 +643,17 @@ class StatementsMixin:
             calltrace.requires_grad(self, obj, value)  # which parameters train: the summary's
 
     def set_item(self, frame, obj, index, value):
-        if isinstance(obj, ListVal) and isinstance(index, int) and -len(obj.items) <= index < len(obj.items):
+        unknown_length = getattr(obj, "unknown", False)
+        if isinstance(obj, ListVal) and isinstance(index, int) and \
+                (0 if unknown_length else -len(obj.items)) <= index < len(obj.items):
             self._mutated(obj)
             obj.items[index] = value
+        elif isinstance(obj, ListVal) and unknown_length and getattr(obj, "element", None) is not None:
+            # `routed[i] = (...)` in a list of alike items: any item may now be this one
+            self._mutated(obj)
+            obj.element = values.join_alike(self, [obj.element, value])
+            if not isinstance(index, int) or index < 0:
+                obj.items[:] = [self.join(x, value) for x in obj.items]
         elif isinstance(obj, ListVal) and not getattr(obj, "unknown", False) and obj.kind == "list":
             self._mutated(obj)
             self._set_list_items(frame, obj, index, value)

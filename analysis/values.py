@@ -141,6 +141,39 @@ class DictVal(Obj):
         self.items = dict(items or {})  # python-hashable keys only
 
 
+class DictOptions(DictVal):
+    """One of a few known dicts whose keys differ by way (`{key: val} if route else {}`, the
+    items of a list filled in a loop): spread into a call (`f(x, **f_args)`), the call runs
+    once per option and the results join; read any other way, a dict of unknown keys."""
+
+    MAX_OPTIONS = 4
+
+    def __init__(self, options):
+        super().__init__()
+        self.unknown = True
+        self.options = tuple(options)
+
+    def structural_key(self, key):
+        return ("dict-options", tuple(key(o) for o in self.options))
+
+
+def dict_options(dicts):
+    """The dict that is one of `dicts` (known dicts or DictOptions): the one dict when they
+    are all alike, DictOptions of up to MAX_OPTIONS, else a dict of unknown keys."""
+    flat, seen = [], set()
+    for d in dicts:
+        for o in (d.options if isinstance(d, DictOptions) else (d,)):
+            if getattr(o, "unknown", False):
+                return unknown_dict()
+            k = value_key(o)
+            if k not in seen:
+                seen.add(k)
+                flat.append(DictVal(dict(o.items)))
+    if len(flat) == 1:
+        return flat[0]
+    return DictOptions(flat) if len(flat) <= DictOptions.MAX_OPTIONS else unknown_dict()
+
+
 class SliceVal:
     def __init__(self, start, stop, step):
         self.start, self.stop, self.step = start, stop, step
@@ -280,6 +313,13 @@ def is_tensor(v) -> bool:
 def unknown_list(kind: str = "list") -> ListVal:
     """A list (tuple, set) of unknown items and length: what a too-big one becomes."""
     v = ListVal([], kind)
+    v.unknown = True
+    return v
+
+
+def unknown_dict() -> "DictVal":
+    """A dict whose keys and values are not known."""
+    v = DictVal()
     v.unknown = True
     return v
 

@@ -118,3 +118,39 @@ def test_an_item_added_after_a_loop_is_not_skipped(tmp_path):
     assert shapes.get("y") in (None, "Tensor[?, ?, ?]", "Tensor[b, t, ?]")
     assert shapes["z"] == "Tensor[b, ?, c]"  # tensors join: the cat keeps the dims they share
     assert result.diagnostics == []
+
+
+DICT_CODE = """
+import torch
+from torch import nn
+from somewhere import mystery
+
+
+def conv(**kwargs):
+    return nn.Conv2d(3, 8, **kwargs)
+
+
+opts = {"kernel_size": 3}
+spread = {**mystery(), "kernel_size": 3}
+updated = {"kernel_size": 3}
+updated.update(mystery())
+x = torch.randn(1, 3, 16, 16)
+a = conv(**opts)(x)
+b = conv(**spread)(x)
+c = conv(**updated)(x)
+"""
+
+
+def test_a_dict_with_keys_not_known_is_not_read_as_the_keys_it_shows(tmp_path):
+    # `{**unknown, "k": v}` and `d.update(unknown)` may carry `stride=2`: the layer built
+    # from them must not get the shape the visible keys alone give.
+    path = tmp_path / "m.py"
+    path.write_text(textwrap.dedent(DICT_CODE))
+    host = AnalysisHost(workspace_root=str(tmp_path))
+    host.set_file(str(path), path.read_text())
+    result = host.analyze(str(path))
+    shapes = {f.text: f.shape for f in result.facts if f.is_target}
+    assert shapes["a"] == "Tensor[1, 8, 14, 14]"
+    assert shapes.get("b") != "Tensor[1, 8, 14, 14]"
+    assert shapes.get("c") != "Tensor[1, 8, 14, 14]"
+    assert result.diagnostics == []
