@@ -12,7 +12,8 @@ from .shapes import UNKNOWN
 from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance,
                      ListVal, MaybeNone, ModuleNS, NNModule, PartialVal, Ref, SliceVal, SOME_INT, TensorOrNumber,
                      is_int_like, is_tensor, value_key)
-from . import limits, pybuiltins, tails, values
+from . import limits, pybuiltins, tails, tensor_options, values
+from .tensor_options import TensorOptions
 from .memo import arguments_key
 from . import autograd_function, datasources, enums, flags, generic, intervals, solver
 from .alternatives import OneOf, either
@@ -315,6 +316,11 @@ class ExpressionsMixin:
             func = func.value
         if isinstance(func, OneOf):
             return self._join_all([self.call_value(o, args, kwargs, site) for o in func.options])
+        if isinstance(func, (Ref, BoundRef, NNModule)) and (tensor_options.has_options(args) or tensor_options.has_options(
+                kwargs.values()) or isinstance(getattr(func, "self_value", None), TensorOptions)):
+            joined = self._call_per_option(func, args, kwargs, site)
+            if joined is not None:
+                return joined
         if isinstance(func, FunctionVal):
             return self.call_user(func, args, kwargs, site)
         if isinstance(func, BoundMethod):
@@ -340,6 +346,33 @@ class ExpressionsMixin:
             layer.same_shape = True
             return self.new_obj(layer)
         return UNKNOWN
+
+    def _call_per_option(self, func, args, kwargs, site):
+        """A torch op, Tensor method or modelled layer given a tensor whose rank differs by
+        way (tensor_options.py): run once per option, silently, the results joined (None
+        when there are too many combinations)."""
+        if isinstance(func, Ref) and getattr(REGISTRY.get(func.name), "kind", None) != "function":
+            return None
+        receiver = [func.self_value] if isinstance(func, BoundRef) else []
+        names = list(kwargs)
+        combos = tensor_options.ways(receiver + list(args) + [kwargs[k] for k in names])
+        if combos is None:
+            return None
+
+        def run_ways():
+            outs = []
+            for combo in combos:
+                f = BoundRef(func.name, combo[0]) if receiver else func
+                rest = combo[len(receiver):]
+                a, kw = rest[:len(args)], dict(zip(names, rest[len(args):]))
+                if isinstance(f, NNModule):
+                    outs.append(call_module(self, f, a, kw, None))
+                else:
+                    outs.append(call_external(self, f, a, kw, None))
+            return self._join_all(outs)
+        if isinstance(func, NNModule):
+            return traced(self, func, args, site, run_ways)  # one row in the model summary
+        return run_ways()
 
     def call_instance(self, inst, args, kwargs, site):
         cls = inst.cls
@@ -495,7 +528,7 @@ class ExpressionsMixin:
     def binop(self, frame, op, a, b, node, inplace=False):
         if values.too_big(op, a, b):  # past a size cap: Unknown, never built (limits.py)
             return values.unknown_result(op, a, b)
-        if isinstance(a, TensorOrNumber) or isinstance(b, TensorOrNumber):
+        if isinstance(a, (TensorOrNumber, TensorOptions)) or isinstance(b, (TensorOrNumber, TensorOptions)):
             # Each way on its own, silently (a failure one way need not be a failure of the
             # model); the results joined. Unknown unless both ways give something.
             ways = [binary_op(self, op, x, y, None) for x in _ways(a) for y in _ways(b)]
@@ -659,6 +692,9 @@ class ExpressionsMixin:
             if (generic.is_probe(a) and generic.is_probe(b) and a.probe == b.probe and a.offset == b.offset):
                 # Two ways made the same input's rank (padding or not): its uses still tell it.
                 return a if a.derived else b
+            options = tensor_options.join(self, a, b)
+            if options is not None:
+                return options  # ranks that differ by way: one of a few tensors
             dtype = a.dtype if a.dtype == b.dtype else None
             if a.shape is None or b.shape is None or len(a.shape) != len(b.shape):
                 if a.shape is None and b.shape is None and a.tail and b.tail:
@@ -810,7 +846,11 @@ def _tensor_or_number(engine, a, b):
 
 
 def _ways(v) -> tuple:
-    return (v.tensor, v.number) if isinstance(v, TensorOrNumber) else (v,)
+    if isinstance(v, TensorOrNumber):
+        return _ways(v.tensor) + (v.number,)
+    if isinstance(v, TensorOptions):
+        return v.options
+    return (v,)
 
 
 def _as_it_is(value, depth: int = 3):
