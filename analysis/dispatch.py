@@ -888,6 +888,9 @@ def subscript_value(engine, obj, index, site):
                 return ListVal(obj.items[slice(*parts)], obj.kind if obj.kind != "size" else "size")
         return UNKNOWN
     if isinstance(obj, DictVal):
+        if _key_not_known(index) and not getattr(obj, "unknown", False) and 0 < len(obj.items) <= _MAX_LOOKUP_JOIN:
+            # `params[model_name]` with the name not known: one of its values (or KeyError)
+            return engine._join_all(list(obj.items.values()))
         try:
             return obj.items.get(index, UNKNOWN)
         except TypeError:
@@ -905,6 +908,15 @@ def subscript_value(engine, obj, index, site):
         except IndexError:
             return UNKNOWN
     return UNKNOWN
+
+
+_MAX_LOOKUP_JOIN = 8  # values of a config table joined when the key is not known
+
+
+def _key_not_known(index) -> bool:
+    """A dict key whose value is not known here: Unknown, or a symbol (the name of an
+    architecture passed to a factory nobody calls)."""
+    return index is UNKNOWN or isinstance(index, S.Expr)
 
 
 def _item_of_alike(engine, seq, index):

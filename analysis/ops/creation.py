@@ -248,7 +248,11 @@ def arange(ctx, *args, start=None, end=None, step=None, out=None, dtype=None, la
     else:
         raise Unknowable("arange overload")
     for v in (b, e, s):
-        if is_tensor(v) or not _is_number(v) or isinstance(v, bool):
+        if is_tensor(v):
+            # (torch takes a 0-dim tensor; model code passes ints, and a generic run must
+            # not read `torch.arange(n, device=device)` as a sign that n is a tensor)
+            raise TypeError("arange's bounds must be numbers")
+        if not _is_number(v) or isinstance(v, bool):
             raise Unknowable("arange of non-numbers")
     floaty = any(isinstance(v, float) for v in (b, e, s))
     dt = _dtype(dtype, DEFAULT_FLOAT if floaty else "int64")
