@@ -886,6 +886,9 @@ def subscript_value(engine, obj, index, site):
             parts = (index.start, index.stop, index.step)
             if all(p is None or (isinstance(p, int) and not isinstance(p, S.Expr)) for p in parts):
                 return ListVal(obj.items[slice(*parts)], obj.kind if obj.kind != "size" else "size")
+        if (_key_not_known(index) or index is SOME_INT) and 0 < len(obj.items) <= _MAX_LOOKUP_JOIN:
+            # `(nn.Conv1d, nn.Conv2d, nn.Conv3d)[dims - 1]`: one of the items (or IndexError)
+            return engine._join_all(list(obj.items))
         return UNKNOWN
     if isinstance(obj, DictVal):
         if _key_not_known(index) and not getattr(obj, "unknown", False) and 0 < len(obj.items) <= _MAX_LOOKUP_JOIN:

@@ -217,6 +217,10 @@ def record(frame, probe: RankProbe, kind: str, data) -> None:
             # No pinned dims, but which ranks the op admitted before picking the batched
             # form (the hover's "assuming a batch dim", _batch_assumed).
             data = (admitted, {r - shift: {} for r in data[1] if r - shift >= 0})
+    if kind in ("ranks", "weak-ranks") and getattr(frame, "blind", 0) and data[1]:
+        # A use inside an `if` not decided (`if kv_heads == 1: rearrange(k, 'b 1 n d -> b n
+        # d')`) may hold only on that way: the dims it pins are no fact about the input.
+        data = (data[0], {r: {} for r in data[1]})
     uses = frame.entry.__dict__.setdefault("probe_uses", {})
     uses.setdefault(probe.probe, []).append((kind, data))
 

@@ -134,12 +134,16 @@ class _FactGroup:
     recomputed when the runs behind it or its span table change, and only re-placed when
     the lines above it move."""
 
-    __slots__ = ("signature", "raw", "placed")
+    __slots__ = ("signature", "raw", "placed", "made_from", "facts")
 
-    def __init__(self, signature, raw: list):
+    def __init__(self, signature, raw: list, made_from=None, facts=None):
         self.signature = signature
         self.raw = raw  # [(recorded span, (text, shape, origin, is_target, variants, notes))]
         self.placed = (None, [])  # (shift, facts): one attribute, so a reader never mixes two
+        # (runs, code digest) and the facts by node id before placing: a comment edit
+        # inside the def re-lowers it to the same code, and only the spans move.
+        self.made_from = made_from
+        self.facts = facts
 
     def at(self, shift: int) -> list:
         """Thread-safe: the server reads facts while the next analysis runs."""
@@ -179,9 +183,11 @@ def _collect_facts(host, engine, path, units, by_unit, notes) -> list:
             used.add(key)
             group = cache.get(key)
             if group is None or group.signature != (runs, unit.stamp):
-                facts = _unit_facts(engine, path, unit_key, entries, runs[1])
+                made_from = (runs, unit.digest)
+                facts = group.facts if group is not None and group.made_from == made_from else \
+                    _unit_facts(engine, path, unit_key, entries, runs[1])
                 group = cache[key] = _FactGroup((runs, unit.stamp),
-                                                _placed(facts, unit.spans, lines, unit.shift()))
+                                                _placed(facts, unit.spans, lines, unit.shift()), made_from, facts)
             out.append((group, unit.shift()))
             owner, _, method = unit_key.partition(".")
             if method == "forward":

@@ -58,6 +58,17 @@ class _CtorView:
 def call_module(engine, m, args, kwargs, site):
     if isinstance(m, Container):
         element = getattr(m, "element", None)
+        suffix = m.__dict__.get("suffix")
+        if m.kind == "Sequential" and getattr(m, "unknown", False) and suffix and not kwargs and len(args) == 1 \
+                and m.__dict__.get("loop_element") is not None:
+            # [stem] + blocks of a loop + layers added after it (`add_module("conv_last", ...)`)
+            x = args[0]
+            for item in m.items[:getattr(m, "prefix", 0)]:
+                x = engine.call_value(item, [x], {}, site)
+            x = engine.join(x, _repeated(engine, m.loop_element, [x], site))  # the loop may add none
+            for item in suffix:
+                x = engine.call_value(item, [x], {}, site)
+            return x
         if m.kind == "Sequential" and getattr(m, "unknown", False) and element is not None and not kwargs:
             prefix = m.items[:getattr(m, "prefix", 0)]
             if not prefix:

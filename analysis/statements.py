@@ -313,6 +313,8 @@ class StatementsMixin:
                         # already of unknown length: its writes kept the element up to date
                         # (added_after_loop, set_item)
                         element = getattr(obj, "element", None) if isinstance(obj, (ListVal, Container)) else None
+                        if "suffix" in obj.__dict__:
+                            obj.suffix = None  # a second loop: what comes last is not known
                     else:
                         element = values.join_alike(self, added) if added else None
                     obj.unknown = True

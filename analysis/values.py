@@ -341,6 +341,13 @@ def added_after_loop(engine, seq, items) -> None:
     if not getattr(seq, "unknown", False):
         return
     element = getattr(seq, "element", None)
+    if isinstance(seq, Container) and seq.kind == "Sequential":
+        # A Sequential runs them last, after the loop's layers: kept in order for its call
+        # (nnmodules.call_module), while iterating it still meets them anywhere.
+        if "suffix" not in seq.__dict__:
+            seq.loop_element, seq.suffix = element, []
+        if seq.suffix is not None:
+            seq.suffix = seq.suffix + list(items) if items is not None else None
     for item in (items if items is not None else (UNKNOWN,)):
         if element is None or item is UNKNOWN:
             element = None
@@ -350,14 +357,75 @@ def added_after_loop(engine, seq, items) -> None:
 
 
 def join_alike(engine, items):
-    """What every one of `items` looks like, or None: modules that differ (blocks with other
-    channel counts) are no repetition of one element (calling each in any order would
-    report errors the real order never meets)."""
+    """What every one of `items` looks like, or None. Layers of one type that differ in
+    their sizes (`Conv2d(3, c)` first, then `Conv2d(c, c)`) merge into one whose differing
+    sizes are not known (an unknown size gives no diagnostic); other modules that differ
+    (blocks with other channel counts) are no repetition of one element (calling each in
+    any order would report errors the real order never meets)."""
     from .alternatives import OneOf
     out = items[0]
     for x in items[1:]:
-        out = engine.join(out, x)
+        joined = engine.join(out, x)
+        if isinstance(joined, OneOf):
+            joined = _merged_layer(engine, out, x)
+            if joined is None:
+                return None
+        out = joined
     return out if out is not UNKNOWN and not isinstance(out, OneOf) else None
+
+
+def _merged_layer(engine, a, b, depth=0):
+    """One modelled layer standing for either of two of the same type, its attributes that
+    differ unknown; also a Sequential (or a subclass of it, torchvision's
+    Conv2dNormActivation) of such layers, item by item. None when they are not alike."""
+    if isinstance(a, Container) and isinstance(b, Container):
+        return _merged_sequential(engine, a, b, depth)
+    if isinstance(a, Instance) and isinstance(b, Instance) and a.cls is b.cls and a.attrs.keys() == b.attrs.keys() \
+            and isinstance(a.attrs.get("__container__"), Container) and depth < 3:
+        inst = Instance(a.cls)
+        for k in a.attrs:
+            x, y = a.attrs[k], b.attrs[k]
+            if _same_value(x, y):
+                inst.attrs[k] = x
+            elif isinstance(x, Container) and isinstance(y, Container):
+                merged = _merged_sequential(engine, x, y, depth + 1)
+                if merged is None:
+                    return None
+                inst.attrs[k] = merged
+            elif isinstance(x, (Obj, ClassVal)) or isinstance(y, (Obj, ClassVal)):
+                return None  # a layer kept beside the container: not merged
+            else:
+                inst.attrs[k] = engine.join(x, y)  # (`self.out_channels`)
+        return engine.new_obj(inst)
+    if not (isinstance(a, NNModule) and isinstance(b, NNModule) and a.name == b.name
+            and a.attrs.keys() == b.attrs.keys()):
+        return None
+    attrs = {k: a.attrs[k] if _same_value(a.attrs[k], b.attrs[k]) else
+             engine.join(a.attrs[k], b.attrs[k]) if is_tensor(a.attrs[k]) and is_tensor(b.attrs[k]) else UNKNOWN
+             for k in a.attrs}
+    m = NNModule(a.name, attrs, site=a.site, arg_sites=a.arg_sites, site_digest=a.site_digest)
+    m._flags = a._flags if a._flags == b._flags else None
+    return engine.new_obj(m)
+
+
+def _merged_sequential(engine, a, b, depth):
+    if a.kind != "Sequential" or b.kind != "Sequential" or len(a.items) != len(b.items) or \
+            getattr(a, "unknown", False) or getattr(b, "unknown", False):
+        return None
+    items = []
+    for x, y in zip(a.items, b.items):
+        m = x if _same_value(x, y) else _merged_layer(engine, x, y, depth + 1)
+        if m is None:
+            return None
+        items.append(m)
+    return engine.new_obj(Container(a.kind, items, list(a.keys) if a.keys is not None else None))
+
+
+def _same_value(x, y) -> bool:
+    try:
+        return x is y or value_key(x) == value_key(y)
+    except RecursionError:
+        return False
 
 
 def too_big(op: str, a, b) -> bool:
