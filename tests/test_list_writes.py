@@ -5,6 +5,16 @@ import textwrap
 
 from shapesense.analysis.db import AnalysisHost
 
+def _analyse(tmp_path, code: str):
+    """The analysis of `code` as a file, and the shape of each assigned name."""
+    path = tmp_path / "m.py"
+    path.write_text(code)
+    host = AnalysisHost(workspace_root=str(tmp_path))
+    host.set_file(str(path), path.read_text())
+    result = host.analyze(str(path))
+    return result, {f.text: f.shape for f in result.facts if f.is_target}
+
+
 CODE = """
 import torch
 from somewhere import mystery
@@ -26,12 +36,7 @@ d = torch.zeros(shape4)
 
 
 def test_a_write_at_a_position_not_known_is_not_ignored(tmp_path):
-    path = tmp_path / "m.py"
-    path.write_text(textwrap.dedent(CODE))
-    host = AnalysisHost(workspace_root=str(tmp_path))
-    host.set_file(str(path), path.read_text())
-    result = host.analyze(str(path))
-    shapes = {f.text: f.shape for f in result.facts if f.is_target}
+    result, shapes = _analyse(tmp_path, textwrap.dedent(CODE))
     assert shapes["a"] == "Tensor[?, ?, ?]"  # any one of the three may be 3 now
     assert shapes.get("b") in (None, "Tensor[...]")  # how many items are left is not known
     assert shapes.get("c") in (None, "Tensor[...]")
@@ -59,12 +64,7 @@ b = x
 
 
 def test_a_list_of_unknown_items_compared_stays_undecided(tmp_path):
-    path = tmp_path / "m.py"
-    path.write_text(textwrap.dedent(COMPARE))
-    host = AnalysisHost(workspace_root=str(tmp_path))
-    host.set_file(str(path), path.read_text())
-    result = host.analyze(str(path))
-    shapes = {f.text: f.shape for f in result.facts if f.is_target}
+    result, shapes = _analyse(tmp_path, textwrap.dedent(COMPARE))
     assert shapes["a"] == "Tensor[?]"  # Tensor[3] or Tensor[2]
     assert shapes["b"] == "Tensor[2, 3]"
     assert result.diagnostics == []
@@ -108,12 +108,7 @@ def test_an_item_added_after_a_loop_is_not_skipped(tmp_path):
     # A loop of unknown trip count fills the list, then one more item is added: iterating
     # the list must not run the loop's element only (the hover would claim the loop's
     # shape, and the last Linear makes it another).
-    path = tmp_path / "m.py"
-    path.write_text(AFTER_LOOP)
-    host = AnalysisHost(workspace_root=str(tmp_path))
-    host.set_file(str(path), path.read_text())
-    result = host.analyze(str(path))
-    shapes = {f.text: f.shape for f in result.facts if f.is_target}
+    result, shapes = _analyse(tmp_path, AFTER_LOOP)
     assert shapes.get("out") in (None, "Tensor[?, ?, ?]", "Tensor[b, t, ?]")
     # A Sequential runs the layers added after the loop last: its head decides the width.
     assert shapes.get("y") in (None, "Tensor[?, ?, ?]", "Tensor[b, t, ?]", "Tensor[b, t, 7]")
@@ -146,12 +141,7 @@ c = conv(**updated)(x)
 def test_a_dict_with_keys_not_known_is_not_read_as_the_keys_it_shows(tmp_path):
     # `{**unknown, "k": v}` and `d.update(unknown)` may carry `stride=2`: the layer built
     # from them must not get the shape the visible keys alone give.
-    path = tmp_path / "m.py"
-    path.write_text(textwrap.dedent(DICT_CODE))
-    host = AnalysisHost(workspace_root=str(tmp_path))
-    host.set_file(str(path), path.read_text())
-    result = host.analyze(str(path))
-    shapes = {f.text: f.shape for f in result.facts if f.is_target}
+    result, shapes = _analyse(tmp_path, textwrap.dedent(DICT_CODE))
     assert shapes["a"] == "Tensor[1, 8, 14, 14]"
     assert shapes.get("b") != "Tensor[1, 8, 14, 14]"
     assert shapes.get("c") != "Tensor[1, 8, 14, 14]"
