@@ -38,3 +38,21 @@ async def test_symbolic_hover_and_contract_without_a_driver(real: LanguageClient
     # no squiggle on a correct model with no caller
     await asyncio.sleep(0.5)
     assert not [d for d in real.published if d.uri == uri and d.diagnostics]
+
+
+async def test_routed_keywords_and_a_loop_built_stem_over_lsp(real: LanguageClient):
+    # Keywords routed to the layers of a stack of unknown depth, and a stem a loop of
+    # unknown count builds, hovered as a user would: shapes, no squiggle.
+    enc = encoding(real)
+    for name, needle, expected in (
+            ("routed_keywords_nodriver.py", "x = x + g(x, **g_args)", "x: Tensor[b, n, dim]"),
+            ("merged_layers_nodriver.py", "x = self.proj(x)", "x: Tensor[n, hidden_dim, ?, ?]")):
+        path = real.root / name
+        text = (SAMPLES / name).read_text()
+        path.write_text(text)
+        uri = path.as_uri()
+        open_doc(real, uri, text)
+        h = await hover_until(real, uri, find_position(text, needle, enc), expected)
+        assert hover_first_line(h) == expected
+        await asyncio.sleep(0.5)
+        assert not [d for d in real.published if d.uri == uri and d.diagnostics]
