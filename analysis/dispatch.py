@@ -671,9 +671,7 @@ def _call_bound(engine, func: BoundRef, args, kwargs, site):
         return UNKNOWN
     if isinstance(obj, pybuiltins.NamedTupleVal):
         return pybuiltins.namedtuple_method(obj, name, args, kwargs)
-    if isinstance(obj, _FloatDim) and name == "is_integer" and not args and not kwargs:
-        return obj.is_integer()
-    if type(obj) is float and name == "is_integer" and not args and not kwargs:
+    if name == "is_integer" and (type(obj) is float or isinstance(obj, _FloatDim)) and not args and not kwargs:
         return obj.is_integer()
     if isinstance(obj, ListVal):
         return _list_method(engine, obj, name, args, kwargs)

@@ -152,8 +152,8 @@ class ExpressionsMixin:
         for k, v in node.items:
             if k is None:
                 other = self.eval(frame, v, env)
-                if isinstance(other, values.DictOptions) and \
-                        len(ways) * len(other.options) <= values.DictOptions.MAX_OPTIONS:
+                if isinstance(other, values.DictOptions) and not any(getattr(d, "unknown", False) for d in ways) \
+                        and len(ways) * len(other.options) <= values.DictOptions.MAX_OPTIONS:
                     ways = [DictVal({**d.items, **o.items}) for d in ways for o in other.options]
                     continue
                 for d in ways:

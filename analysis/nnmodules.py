@@ -57,28 +57,23 @@ class _CtorView:
 
 def call_module(engine, m, args, kwargs, site):
     if isinstance(m, Container):
-        element = getattr(m, "element", None)
-        suffix = m.__dict__.get("suffix")
-        if m.kind == "Sequential" and getattr(m, "unknown", False) and suffix and not kwargs and len(args) == 1 \
-                and m.__dict__.get("loop_element") is not None:
-            # [stem] + blocks of a loop + layers added after it (`add_module("conv_last", ...)`)
-            x = args[0]
-            for item in m.items[:getattr(m, "prefix", 0)]:
-                x = engine.call_value(item, [x], {}, site)
-            x = engine.join(x, _repeated(engine, m.loop_element, [x], site))  # the loop may add none
-            for item in suffix:
-                x = engine.call_value(item, [x], {}, site)
-            return x
+        # [stem] + blocks a loop appended + layers added after that loop (a Sequential runs
+        # them last: `add_module("conv_last", ...)`, values.added_after_loop)
+        suffix = m.__dict__.get("suffix") if m.__dict__.get("loop_element") is not None else None
+        element = m.loop_element if suffix else getattr(m, "element", None)
         if m.kind == "Sequential" and getattr(m, "unknown", False) and element is not None and not kwargs:
             prefix = m.items[:getattr(m, "prefix", 0)]
-            if not prefix:
+            if not prefix and not suffix:
                 return _repeated(engine, element, args, site)
             if len(args) != 1:
                 return UNKNOWN
             x = args[0]
             for item in prefix:  # a stem built before the loop that appended the rest
                 x = engine.call_value(item, [x], {}, site)
-            return engine.join(x, _repeated(engine, element, [x], site))  # the loop may add none
+            x = engine.join(x, _repeated(engine, element, [x], site))  # the loop may add none
+            for item in suffix or ():
+                x = engine.call_value(item, [x], {}, site)
+            return x
         if m.kind != "Sequential" or getattr(m, "unknown", False):
             return UNKNOWN
         x = args[0] if args else UNKNOWN

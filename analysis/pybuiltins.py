@@ -82,9 +82,10 @@ def call_builtin(engine, name: str, args: list, kwargs: dict, site):
 
 def _len(engine, args, kwargs, site):
     (v,) = args
+    if isinstance(v, Instance) and isinstance(v.attrs.get("__container__"), Container):
+        v = v.attrs["__container__"]  # an nn.ModuleList subclass
     n = _length(engine, v)
-    inner = v.attrs.get("__container__") if isinstance(v, Instance) else None  # an nn.ModuleList subclass
-    if n is UNKNOWN and (getattr(v, "unknown", False) or getattr(inner, "unknown", False) or is_tensor(v)):
+    if n is UNKNOWN and (getattr(v, "unknown", False) or is_tensor(v)):
         return SOME_INT  # a list a loop filled, a tensor of unknown size: an int all the same
     return n
 
