@@ -203,6 +203,8 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
 
     results = [attempt(n) for n in tails.TRIAL_LEADS]
     kinds = {r[0] for r in results}
+    if kinds == {"ok", "error"} and frame is not None:
+        _note_lead_count(frame, tailed, dict(zip(tails.TRIAL_LEADS, results)), attempt)
     if kinds == {"error"}:
         longest = max(len(t.tail) for t in tailed)
         more = [attempt(n) for n in range(max(tails.TRIAL_LEADS) + 1, generic.MAX_RANK - longest + 1)]
@@ -225,6 +227,24 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
                 engine.soft_conditions.add(cond)
             frame.assumptions.append((cond, ((frame.path, frame.unit.key), site[1].nid) if site else None))
     return from_spec(out)
+
+
+def _note_lead_count(frame, tailed, results: dict, attempt) -> None:
+    """An op on `Tensor[..., tail]` that runs with exactly one number of leading dims and
+    fails at every other (`einsum('ibhd,jbhd->ijbh', q, k)` with k `Tensor[..., h, d]`):
+    the input those leading dims come from has that rank, or this line fails whatever it
+    is. Noted as a use of that input for infer.probe_inputs, which binds it at that rank
+    (the gradual seed's rank inference, carried through the ops that kept its last dims)."""
+    lead = tailed[0].lead
+    if lead is None or any(f.blind for f in frame.engine.stack):
+        return  # (inside an `if` not decided, the op may not run at all)
+    longest = max(len(t.tail) for t in tailed)
+    for n in range(0, generic.MAX_RANK - longest + 1):
+        if n not in results:
+            results[n] = attempt(n)
+    ok = [n for n, r in results.items() if r[0] == "ok"]
+    if len(ok) == 1 and all(r[0] == "error" for n, r in results.items() if n != ok[0]):
+        generic.record_lead_count(frame, lead, ok[0])
 
 
 def _holds_with_defaults(engine, frame, cond) -> bool:

@@ -228,6 +228,33 @@ def record(frame, probe: RankProbe, kind: str, data) -> None:
 _NEGATIVE = frozenset(range(-MAX_RANK - 2, 0))
 
 
+def record_lead_count(frame, lead, count: int) -> None:
+    """Note that an op ran only when the input `lead` names (its `(def, parameter)`, as a
+    probe is named) has `count` dims before the tail it was given (dispatch._note_lead_count)."""
+    uses = frame.entry.__dict__.setdefault("probe_uses", {})
+    uses.setdefault(lead, []).append(("lead-count", count))
+
+
+def lead_count(uses: list):
+    """The number of leading dims every op that needed one agreed on, else None."""
+    counts = {data for kind, data in uses if kind == "lead-count"}
+    return counts.pop() if len(counts) == 1 else None
+
+
+def ranked_from_tail(param: str, tail: tuple, count: int, taken: set, invented: set | None = None):
+    """The input `Tensor[..., tail]` once an op showed it has `count` leading dims: fresh
+    dims named by the conventions of its rank (`B, T` before a feature dim), after the
+    parameter when another input already holds those names."""
+    rank = count + len(tail)
+    base = {**_CONVENTIONAL, **_SEQUENCE}.get(rank) or tuple(f"d{i}" for i in range(rank))
+    names = base[:count]
+    if set(names) & taken:
+        names = tuple(f"{param}_{n}" for n in names)
+    if invented is not None:
+        invented.update(names)
+    return TensorValue(tuple(S.sym(n) for n in names) + tuple(tail))
+
+
 def rank_assertion(engine, frame, test, env) -> None:
     """`assert x.dim() == 3`, `torch._assert(x.ndim in (3, 4), ...)`, `assert len(x.shape)
     == 4`: in a probing run, the ranks an input may have are the ones the assert admits."""

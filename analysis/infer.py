@@ -21,7 +21,9 @@ from .expressions import ExpressionsMixin
 from .memo import MemoMixin
 from .statements import StatementsMixin
 from .annotations import tensor_from_annotation
-from .generic import DefaultBool, RankProbe, context_notes, decide_input, gather_uses
+from . import shapes as S
+from .generic import (DefaultBool, RankProbe, context_notes, decide_input, gather_uses, lead_count,
+                      ranked_from_tail)
 
 
 class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
@@ -209,15 +211,17 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 args.append(self_value)
             try:
                 inputs = self._generic_inputs(fn, args)
-                start = len(collected)
+                start, roots = len(collected), len(self.roots)
                 self.call_user(fn, args, inputs, generic=True)
-                own[key] = collected[start:]
+                own[key] = collected[start:] + self.roots[roots:]  # (an impure run's are roots)
                 self.generic_run_done(started, path, key, collected, start)
             except Budget:
                 pass
         self._collect.pop()
         self.keep_generic_runs(path)
         dropped = _reached_by_others(own, path, self.generic_runs)
+        if dropped:
+            self.roots[:] = [e for e in self.roots if e.id not in dropped]
         self.roots.extend(e for e in collected if e.id not in dropped)
         self.compute_live()
 
@@ -269,7 +273,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         build): run on each of those instances instead of the generic one (whose `block`,
         `layers` would be Unknown). Not kept for reuse: an edit of a factory or a new subclass
         changes the instances without touching this def."""
-        start = len(collected)
+        start, roots = len(collected), len(self.roots)
         for inst in instances:
             mark = len(collected)
             try:
@@ -283,7 +287,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 label = getattr(inst, "context_label", None)
                 for e in collected[mark:]:
                     e.context_label = label  # (ide.context_labels; None: named by its def)
-        own[key] = collected[start:]
+        own[key] = collected[start:] + self.roots[roots:]  # (an impure run's are roots)
 
     def _generic_inputs(self, fn, args) -> dict:
         """Tensors for the inputs of a def no call reached (see generic.py)."""
@@ -321,11 +325,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             self._collect.pop()
             self.probing -= 1
             self.probe_base.pop()
-        found = sink + self.roots[mark:]
-        del self.roots[mark:]
-        if self.probe_record is not None:
-            self.probe_record.extend(found)  # what the inputs were decided from (memo.py)
-        uses = gather_uses(found)
+        uses = gather_uses(self._recorded_run(sink, mark))
         inputs, first = {}, True
         for n in names:
             made: set = set()
@@ -338,7 +338,47 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 inputs[n] = t
                 # (the plain names once: a later input's dims are named after it)
                 first = first and t.shape is None and not (t.tail and made)
+        self._rank_open_inputs(fn, args, kwargs, inputs, generic, invented)
         return inputs
+
+    def _rank_open_inputs(self, fn, args, kwargs, inputs, generic, invented) -> None:
+        """Inputs decided as `Tensor[..., tail]` whose rank a later op fixes (an einsum or a
+        rearrange after the Linear that gave the tail): run the body with them and bind each
+        to the rank every op that needed one agreed on (dispatch._note_lead_count); again
+        while that ranks more (the next einsum reads the first one's result). A run that
+        ranks nothing is the context's own run: the call that follows finds it memoized."""
+        for _ in range(MAX_RANKING_RUNS):
+            open_ = [n for n, t in inputs.items() if t.shape is None and t.tail and t.lead == (fn.qualname, n)]
+            if not open_:
+                return
+            mark, sink = len(self.roots), []
+            self._collect.append(sink)
+            try:
+                self.call_user(fn, list(args), {**kwargs, **inputs}, generic=generic)
+            except Budget:
+                return
+            finally:
+                self._collect.pop()
+            uses = gather_uses(self._recorded_run(sink, mark))
+            ranked = False
+            for n in open_:
+                count = lead_count(uses.get((fn.qualname, n), []))
+                if count is not None:
+                    taken = {s for m, t in inputs.items() if m != n and t.shape is not None
+                             for d in t.shape for s in S.free_symbols(d)}
+                    inputs[n] = ranked_from_tail(n, inputs[n].tail, count, taken, invented)
+                    ranked = True
+            if not ranked:
+                return
+
+    def _recorded_run(self, sink, mark) -> list:
+        """The entries a run made for deciding inputs (not results of their own): taken
+        out of the roots and recorded as what the decision came from (memo.py)."""
+        found = sink + self.roots[mark:]
+        del self.roots[mark:]
+        if self.probe_record is not None:
+            self.probe_record.extend(found)
+        return found
 
     def _classes_by_method(self, env):
         out = {}
@@ -357,6 +397,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
 
 
 MAX_FACTORY_INSTANCES = 4
+MAX_RANKING_RUNS = 3  # runs that rank open inputs (_rank_open_inputs), one per einsum chain link
 MAX_FLAG_WORLD_FLAGS = 2  # flags split on at construction: 2**2 instances at most
 
 

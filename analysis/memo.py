@@ -8,7 +8,7 @@ import dataclasses
 from . import ir
 from . import shapes as S
 from .shapes import UNKNOWN
-from .values import SOME_INT, DictVal, FunctionVal, Instance, ListVal, Ref, is_tensor, value_key
+from .values import SOME_INT, ClassVal, DictVal, FunctionVal, Instance, ListVal, Ref, is_tensor, value_key
 from .ops.spec import SomeTensors, TensorValue
 from . import pybuiltins
 from .annotations import tensor_from_annotation
@@ -249,6 +249,8 @@ class MemoMixin:
         if entry is not None and not entry.stale and fn.closure is None and self._valid(entry):
             self._mark_live(entry)
             result = entry.result
+            # (first made by infer._rank_open_inputs with these very arguments)
+            entry.rank_blind = entry.rank_blind or rank_blind
         else:
             self.log.append(f"infer:{fn.qualname}")
             entry = Entry(key, fn.unit_key)
@@ -410,8 +412,9 @@ class MemoMixin:
                 # built with another value). See generic.py.
                 for p in params[1:]:
                     if p.kind in ("pos", "kwonly") and p.name not in given:
-                        env[p.name] = generic_hyperparameter(p.name, env.get(p.name),
-                                                             context_notes(self, "defaults"))
+                        part = self._annotated_part(fn, p) if env.get(p.name) is UNKNOWN else None
+                        env[p.name] = part if part is not None else \
+                            generic_hyperparameter(p.name, env.get(p.name), context_notes(self, "defaults"))
             # Parameters with tensor annotations get symbolic shapes.
             for p in params:
                 if p.annotation is not None and env.get(p.name) is UNKNOWN:
@@ -420,6 +423,21 @@ class MemoMixin:
                         env[p.name] = t
                         hard |= _tensor_syms(t)
         return env, hard
+
+    def _annotated_part(self, fn, param):
+        """A constructor parameter annotated with a module class of the program and given
+        no default (`self_attn: MultiHeadAttention`, parts handed in by whoever builds the
+        model): in a class nobody builds, a generic instance of that class, so the calls of
+        it run instead of giving Unknown. None otherwise."""
+        if param.annotation is None:
+            return None
+        cls = self._static_value(param.annotation, fn.path)
+        if not isinstance(cls, ClassVal) or not cls.is_module():
+            return None
+        building = cls.qualname + ".<new>"
+        if any(f.entry.unit_key == building for f in self.stack):
+            return None  # (a part of its own kind: no end to building it)
+        return self._generic_instance(cls)
 
     def _annotate_params(self, frame, fn, env):
         """Concrete call values are checked against (and name the symbols of) annotations."""

@@ -154,6 +154,10 @@ def reading(out, lead):
         if out.shape is None:
             return NO_READING
         n = len(lead)
+        if not mentions_lead(out.shape):
+            # none of the leading dims made it out (`scores.masked_fill(mask, v)` with a
+            # tailed mask, `x.mean()`): the same shape at every trial is the shape
+            return ("fixed", tuple(out.shape), out.dtype)
         if tuple(out.shape[:n]) != lead or mentions_lead(out.shape[n:]):
             return NO_READING
         return ("tensor", tuple(out.shape[n:]), out.dtype)
@@ -168,6 +172,8 @@ def reading(out, lead):
 def rebuilt(r, lead):
     """The analysis value of an agreed reading; its tensors keep the input's leading dims."""
     kind = r[0]
+    if kind == "fixed":
+        return TensorValue(r[1], r[2])
     if kind == "tensor":
         if not r[1]:
             return TensorValue(None, r[2])  # no known last dim: Tensor[...]
