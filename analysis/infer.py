@@ -211,17 +211,15 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 args.append(self_value)
             try:
                 inputs = self._generic_inputs(fn, args)
-                start, roots = len(collected), len(self.roots)
+                start = len(collected)
                 self.call_user(fn, args, inputs, generic=True)
-                own[key] = collected[start:] + self.roots[roots:]  # (an impure run's are roots)
+                own[key] = collected[start:]
                 self.generic_run_done(started, path, key, collected, start)
             except Budget:
                 pass
         self._collect.pop()
         self.keep_generic_runs(path)
         dropped = _reached_by_others(own, path, self.generic_runs)
-        if dropped:
-            self.roots[:] = [e for e in self.roots if e.id not in dropped]
         self.roots.extend(e for e in collected if e.id not in dropped)
         self.compute_live()
 
@@ -273,7 +271,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         build): run on each of those instances instead of the generic one (whose `block`,
         `layers` would be Unknown). Not kept for reuse: an edit of a factory or a new subclass
         changes the instances without touching this def."""
-        start, roots = len(collected), len(self.roots)
+        start = len(collected)
         for inst in instances:
             mark = len(collected)
             try:
@@ -287,7 +285,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 label = getattr(inst, "context_label", None)
                 for e in collected[mark:]:
                     e.context_label = label  # (ide.context_labels; None: named by its def)
-        own[key] = collected[start:] + self.roots[roots:]  # (an impure run's are roots)
+        own[key] = collected[start:]
 
     def _generic_inputs(self, fn, args) -> dict:
         """Tensors for the inputs of a def no call reached (see generic.py)."""

@@ -1,8 +1,8 @@
 """Parts handed to a constructor, named by their annotation: `patch_emb: PatchEmbeddings`.
 Nobody builds the model in this file, so each such parameter is a generic instance of its
-class (its own sizes as symbols), and calling it gives shapes instead of Unknown. The
-block's own context (a method that sets `self.last = ...` is impure) gives way to the
-context of the model that calls it, as a pure one does."""
+class (its own sizes as symbols), and calling it gives shapes instead of Unknown.
+`Head.forward` sets `self.last` (an impure run): its own context stays beside the one of the
+model that calls it, and both agree."""
 import torch
 from torch import nn
 
@@ -25,12 +25,9 @@ class Head(nn.Module):
     def __init__(self, d_model: int, n_classes: int):
         super().__init__()
         self.linear = nn.Linear(d_model, n_classes)
-        self.last = None
 
     def forward(self, x: torch.Tensor):
         logits = self.linear(x)
-       #^ Tensor[N, n_classes]
-        self.last = logits.detach()
         return logits
 
 
