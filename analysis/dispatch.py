@@ -216,6 +216,14 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
     readings = [r[1] for r in results]
     if kinds != {"ok"} or readings[0] is tails.NO_READING or any(r != readings[0] for r in readings):
         return UNKNOWN  # fails at some ranks only, moves the leading dims, or the ranks disagree
+    if tails.mentions_fixed(readings[0]):
+        # A shape none of the leading dims reached must hold at every rank the op takes,
+        # not only at the trials' (a mask of higher rank broadcasts the result up).
+        longest = max(len(t.tail) for t in tailed)
+        for n in range(max(tails.TRIAL_LEADS) + 1, generic.MAX_RANK - longest + 1):
+            r = attempt(n)
+            if r[0] == "no" or (r[0] == "ok" and r[1] != readings[0]):
+                return UNKNOWN
     out = tails.rebuilt(readings[0], tailed[0].lead)
     if frame is not None and site is not None:
         engine.note_origin(frame, site[1].nid, _describe(spec, args, kwargs, module, out))

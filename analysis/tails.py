@@ -169,6 +169,13 @@ def reading(out, lead):
     return ("value", out)
 
 
+def mentions_fixed(r) -> bool:
+    """Does an agreed reading hold a tensor shape none of the leading dims reached?"""
+    if r[0] == "fixed":
+        return True
+    return r[0] in ("tuple", "list") and any(mentions_fixed(x) for x in r[1])
+
+
 def rebuilt(r, lead):
     """The analysis value of an agreed reading; its tensors keep the input's leading dims."""
     kind = r[0]

@@ -41,12 +41,15 @@ async def test_symbolic_hover_and_contract_without_a_driver(real: LanguageClient
 
 
 async def test_routed_keywords_and_a_loop_built_stem_over_lsp(real: LanguageClient):
-    # Keywords routed to the layers of a stack of unknown depth, and a stem a loop of
-    # unknown count builds, hovered as a user would: shapes, no squiggle.
+    # Keywords routed to the layers of a stack of unknown depth, a stem a loop of unknown
+    # count builds, and the samples below, hovered as a user would: shapes, no squiggle.
     enc = encoding(real)
     for name, needle, expected in (
             ("routed_keywords_nodriver.py", "x = x + g(x, **g_args)", "x: Tensor[b, n, dim]"),
-            ("merged_layers_nodriver.py", "x = self.proj(x)", "x: Tensor[n, hidden_dim, ?, ?]")):
+            ("merged_layers_nodriver.py", "x = self.proj(x)", "x: Tensor[n, hidden_dim, ?, ?]"),
+            # an input ranked by the einsum after it; a part given by an annotated parameter
+            ("ranked_by_later_op_nodriver.py", "k = self.k(key)", "k: Tensor[B, T, heads, dim//heads]"),
+            ("annotated_parts_nodriver.py", "first = self.norm", "first: Tensor[N, d_model]")):
         path = real.root / name
         text = (SAMPLES / name).read_text()
         path.write_text(text)
