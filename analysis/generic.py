@@ -255,6 +255,43 @@ def ranked_from_tail(param: str, tail: tuple, count: int, taken: set, invented: 
     return TensorValue(tuple(S.sym(n) for n in names) + tuple(tail))
 
 
+def broadcast_renaming(shown, conditions, renamable: set | None = None) -> dict:
+    """Dims of different inputs that the body broadcasts together (`x + y`, an einsum's
+    shared letter): `y_N == N or 1 == N or 1 == y_N`. A contract that names them apart
+    reads back as two sizes the user declared independent, so every such op would warn;
+    a contract (ide) and the dims made up for an input (infer._rank_open_inputs) name them
+    alike: the later input's symbol, or the one in `renamable`, becomes the other. Returns
+    {symbol: dim}, found again after each substitution (`max(T, batch)` becomes `batch`).
+    `shown`: [(parameter, value)] in the parameters' order."""
+    owner: dict = {}
+    for i, (_, v) in enumerate(shown):
+        for d in (v.shape or ()) if isinstance(v, TensorValue) else ():
+            for name in S.free_symbols(d):
+                owner.setdefault(name, i)
+    mapping: dict = {}
+    for _ in range(len(owner)):
+        found = False
+        for c in conditions:
+            c = S.substitute_cond(c, mapping) if mapping else c
+            if not isinstance(c, S.Cond) or c.op != "or" or not c.args or not isinstance(c.args[0], S.Cond) \
+                    or c.args[0].op != "eq":
+                continue
+            a, b = c.args[0].args
+            diff = S.sub(a, b)
+            names = S.free_symbols(diff)
+            if len(names) != 2 or not names <= owner.keys():
+                continue
+            first, later = sorted(names, key=lambda n: (renamable is not None and n in renamable, owner[n], n))
+            if owner[first] == owner[later] or (renamable is not None and later not in renamable) or \
+                    S.substitute(diff, {later: S.sym(first)}) != 0:
+                continue  # (only a plain renaming: `H - 2 == y_H - 2`, not `2*N == M`)
+            mapping[later] = S.sym(first)
+            found = True
+        if not found:
+            break
+    return mapping
+
+
 def rank_assertion(engine, frame, test, env) -> None:
     """`assert x.dim() == 3`, `torch._assert(x.ndim in (3, 4), ...)`, `assert len(x.shape)
     == 4`: in a probing run, the ranks an input may have are the ones the assert admits."""

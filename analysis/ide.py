@@ -11,6 +11,8 @@ from functools import lru_cache
 
 from .values import ListVal, value_key
 from .lower import LOCAL_BITS
+from .annotations import dims_from_text
+from .generic import broadcast_renaming
 from . import ir
 from .ir import HEADER_NID
 from .frames import reachable
@@ -446,6 +448,11 @@ def _contract(engine, unit_key, entries, notes=((), ())):
 
     shown = [(n, joined(vs)) for n, vs in params.items()]
     result = joined([r for r in results if r is not None]) if any(r is not None for r in results) else None
+    same = broadcast_renaming(shown, [c for e in entries if e.unit_key == unit_key
+                                            for c, _ in getattr(e, "preconditions", ())])
+    if same:
+        shown = [(n, _substituted(v, same)) for n, v in shown]
+        result = _substituted(result, same)
     if not any(isinstance(v, (TensorValue, ListVal)) for _, v in shown + [("", result)]):
         return None
     variants = ()
@@ -455,6 +462,14 @@ def _contract(engine, unit_key, entries, notes=((), ())):
     values = [v for _, v in shown] + [result]
     return (HEADER_NID, _contract_text(shown, result), CONTRACT_ORIGIN, False, variants,
             _notes_for(values, notes, lambda text: _contract_text(shown, result, text)))
+
+
+def _substituted(v, mapping: dict):
+    if isinstance(v, TensorValue) and v.shape is not None:
+        return TensorValue(tuple(S.substitute(d, mapping) for d in v.shape), v.dtype)
+    if isinstance(v, ListVal):
+        return ListVal([_substituted(x, mapping) for x in v.items], v.kind)
+    return v
 
 
 _INDEX_MARK = " (int64)"
@@ -606,6 +621,20 @@ def _jax_dims(shape: str):
     return " ".join(dims)
 
 
+def _jax_spelling(dims: str):
+    """`N, d, H - 2` as jaxtyping's `N d H-2`, or None when a dim has no spelling that
+    reads back as itself (`max(N, y_N)`, `(H - 1)//2 + 1`: jaxtyping's expressions are
+    single tokens, which annotations.dims_from_text reads left to right)."""
+    tokens = []
+    for d in split_top(dims):
+        token = d.replace(" ", "")
+        parsed = dims_from_text(token) if token and "(" not in token else None
+        if not parsed or len(parsed) != 1 or S.dim_text(parsed[0]) != d:
+            return None
+        tokens.append(token)
+    return " ".join(tokens)
+
+
 def _has_error_in_body(lines, header: int, errors: list) -> bool:
     """Is an error on the lines of the def whose header is on line `header` (up to the next
     line as little indented as the header)?"""
@@ -748,8 +777,8 @@ def _annotation_fix(f, line, style, has_jax, import_line):
     after = line[f.span.end[1]:].lstrip()
     if not after.startswith("=") or after.startswith("=="):
         return None
-    jax_dims = dims.replace(",", "").replace("(", "").replace(")", "")
-    if any(ch in jax_dims for ch in "/%"):
+    jax_dims = _jax_spelling(dims)
+    if jax_dims is None:
         return None
     edits = [TextEdit(Span(f.span.end, f.span.end), f': Float[Tensor, "{jax_dims}"]')]
     if not has_jax:

@@ -21,9 +21,10 @@ from .expressions import ExpressionsMixin
 from .memo import MemoMixin
 from .statements import StatementsMixin
 from .annotations import tensor_from_annotation
+from .ops.spec import TensorValue
 from . import shapes as S
-from .generic import (DefaultBool, RankProbe, context_notes, decide_input, gather_uses, lead_count,
-                      ranked_from_tail)
+from .generic import (DefaultBool, RankProbe, broadcast_renaming, context_notes, decide_input, gather_uses,
+                      lead_count, ranked_from_tail)
 
 
 class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
@@ -345,29 +346,51 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         to the rank every op that needed one agreed on (dispatch._note_lead_count); again
         while that ranks more (the next einsum reads the first one's result). A run that
         ranks nothing is the context's own run: the call that follows finds it memoized."""
+        made: set = set()  # the leading dims named here
         for _ in range(MAX_RANKING_RUNS):
             open_ = [n for n, t in inputs.items() if t.shape is None and t.tail and t.lead == (fn.qualname, n)]
             if not open_:
+                break
+            entry = self._deciding_run(fn, args, kwargs, inputs, generic)
+            if entry is None:
                 return
-            mark, sink = len(self.roots), []
-            self._collect.append(sink)
-            try:
-                self.call_user(fn, list(args), {**kwargs, **inputs}, generic=generic)
-            except Budget:
-                return
-            finally:
-                self._collect.pop()
-            uses = gather_uses(self._recorded_run(sink, mark))
+            uses = gather_uses([entry])
             ranked = False
             for n in open_:
                 count = lead_count(uses.get((fn.qualname, n), []))
                 if count is not None:
                     taken = {s for m, t in inputs.items() if m != n and t.shape is not None
                              for d in t.shape for s in S.free_symbols(d)}
-                    inputs[n] = ranked_from_tail(n, inputs[n].tail, count, taken, invented)
+                    inputs[n] = ranked_from_tail(n, inputs[n].tail, count, taken, made)
                     ranked = True
             if not ranked:
-                return
+                break
+        if not made:
+            return
+        if invented is not None:
+            invented |= made
+        # A dim made up here that the body broadcasts with another input's (the einsum's
+        # batch letter) is named after it: `key: Tensor[B, batch, dim]`, not `[B, T, dim]`.
+        entry = self._deciding_run(fn, args, kwargs, inputs, generic)
+        same = broadcast_renaming(list(inputs.items()), [c for c, _ in getattr(entry, "preconditions", ())],
+                                  made) if entry is not None else {}
+        for n, t in inputs.items():
+            if same and t.shape is not None and any(S.free_symbols(d) & same.keys() for d in t.shape):
+                inputs[n] = TensorValue(tuple(S.substitute(d, same) for d in t.shape), t.dtype)
+
+    def _deciding_run(self, fn, args, kwargs, inputs, generic):
+        """One run of the body with these inputs, for deciding them (its entries are no
+        results: _recorded_run); its top entry, or None when the budget ran out."""
+        mark, sink = len(self.roots), []
+        self._collect.append(sink)
+        try:
+            self.call_user(fn, list(args), {**kwargs, **inputs}, generic=generic)
+        except Budget:
+            return None
+        finally:
+            self._collect.pop()
+        self._recorded_run(sink, mark)
+        return self._last_call_entry
 
     def _recorded_run(self, sink, mark) -> list:
         """The entries a run made for deciding inputs (not results of their own): taken

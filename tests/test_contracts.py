@@ -37,3 +37,29 @@ def test_inserted_annotations_read_back_to_the_same_contract(path):
         after_result, after = _contracts(str(path), edited)
         assert after == before, fix.title
         assert len(after_result.diagnostics) == len(result.diagnostics)
+
+
+def test_an_assignment_is_annotated_only_with_dims_that_read_back(tmp_path):
+    # `H - 2` is written as jaxtyping's single token `H-2`; `max(N, y_N)` has no spelling
+    # (it was written as "maxN y_N", two made-up dims)
+    path = tmp_path / "two_inputs.py"
+    path.write_text(
+        "import torch\nfrom torch import nn\n\n\n"
+        "class Two(nn.Module):\n"
+        "    def __init__(self, d):\n"
+        "        super().__init__()\n"
+        "        self.a = nn.Conv2d(d, d, 3)\n"
+        "        self.b = nn.Conv2d(d, d, 3)\n\n"
+        "    def forward(self, x, y):\n"
+        "        h = self.a(x)\n"
+        "        s = h + self.b(y)\n"
+        "        return s\n")
+    result, _ = _contracts(str(path), path.read_text())
+    titles = [f.title for f in result.annotation_fixes()]
+    assert 'Annotate h as Float[Tensor, "N d H-2 W-2"]' in titles
+    assert not [t for t in titles if t.startswith("Annotate s ")]
+    edited = apply_edits(path.read_text(), next(f for f in result.annotation_fixes()
+                                                 if f.title.startswith("Annotate h ")).edits)
+    after, _ = _contracts(str(path), edited)
+    assert next(f.shape for f in after.facts if f.text == "h") == "Tensor[N, d, H - 2, W - 2]"
+    assert not after.diagnostics
