@@ -179,6 +179,13 @@ class SliceVal:
         self.start, self.stop, self.step = start, stop, step
 
 
+# Packages whose classes are no nn.Module whatever a subclass defines (the standard
+# library's bases: `abc.ABC`, `typing.Generic`, `enum.Enum`, ...; `object` and builtins).
+_PLAIN_BASE_PACKAGES = frozenset({"builtins", "object", "abc", "typing", "typing_extensions", "enum",
+                                  "collections", "dataclasses", "Exception", "dict", "list", "tuple",
+                                  "str", "int", "float", "torch"})
+
+
 class ClassVal:
     """A user-defined class."""
 
@@ -205,12 +212,18 @@ class ClassVal:
         return None
 
     def is_module(self) -> bool:
-        """Derives from torch.nn.Module (directly or through other classes)."""
+        """Derives from torch.nn.Module (directly or through other classes), or from a class
+        that cannot be read (an import not installed: `labml_helpers.module.Module`,
+        `pl.LightningModule`) while it defines `forward`: model code calls such an instance
+        as a module."""
+        opaque = False
         for c in self.mro():
             for b in c.bases:
                 if isinstance(b, Ref) and b.name.startswith("torch.nn"):
                     return True
-        return False
+                if (isinstance(b, Ref) and b.name.split(".", 1)[0] not in _PLAIN_BASE_PACKAGES) or b is UNKNOWN:
+                    opaque = True
+        return opaque and isinstance(self.lookup("forward"), FunctionVal)
 
     def builtin_bases(self):
         return [b for c in self.mro() for b in c.bases if isinstance(b, Ref)]
