@@ -62,7 +62,8 @@ def to_spec(v, some_tensors: bool = False, zero=UNKNOWN):
         if getattr(v, "unknown", False):
             element = getattr(v, "element", None)
             if isinstance(element, TensorValue) and some_tensors:  # tensors a loop appended
-                return SomeTensors(tuple(to_spec(x, zero=zero) for x in v.items[:getattr(v, "prefix", 0)]), element)
+                prefix = tuple(to_spec(x, zero=zero) for x in v.items[:getattr(v, "prefix", 0)])
+                return SomeTensors(prefix, element, getattr(v, "whole", None) if not prefix else None)
             return UNKNOWN  # its items are not all known (a loop appended to it, *rest)
         items = [to_spec(x, zero=zero) for x in v.items]
         return items if v.kind == "list" else tuple(items)
@@ -84,6 +85,8 @@ def from_spec(r):
     if isinstance(r, SomeTensors):  # pieces of unknown count (chunk by a symbol)
         out = alike(from_spec(r.element), "tuple")
         out.items, out.prefix = [from_spec(x) for x in r.prefix], len(r.prefix)
+        if r.whole is not None:
+            out.whole = r.whole  # (kept by a comprehension over it: expressions.comprehension)
         return out
     if isinstance(r, tuple):
         return ListVal([from_spec(x) for x in r], "tuple")
@@ -103,6 +106,8 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
             return "unknown", "", ()
         if engine.probing:
             return "soft", "", ()  # a probing run only records how inputs are used
+        if S.mentions_piece(cond):
+            return "soft", "", ()  # one symbol for pieces of different sizes: decides nothing
         verdict, cex, core = solver.check(frame.assumptions, cond, engine.timeout_ms)
         if verdict == "unsat" and _rests_on_soft(engine, frame, cond):
             return "soft", "", ()  # fails only under assumptions a joined path may have made
@@ -989,6 +994,35 @@ def _repeat_unknown_times(engine, op, a, b):
     return None if element is UNKNOWN else engine.new_obj(alike(element, seq.kind))
 
 
+def _concat_unknown_length(engine, a, b, kind):
+    """`a + b` where a list has unknown length (`[f(c) for c in chunks] + [x]`): its sure
+    leading items, then items like the joined rest. (Read as the known items alone, a cat of
+    it gave x's shape for the whole list.)"""
+    if not getattr(a, "unknown", False):
+        if getattr(b, "element", None) is None:
+            return UNKNOWN
+        out = alike(b.element, kind)
+        out.items = list(a.items) + list(b.items[:getattr(b, "prefix", 0)])
+        out.prefix = len(out.items)
+        return engine.new_obj(out)
+    rest = [a.element] + list(b.items) + ([b.element] if getattr(b, "unknown", False) else [])
+    if any(x is None or x is UNKNOWN for x in rest):
+        return UNKNOWN
+    element = values.join_alike(engine, rest)
+    if element is None:
+        return UNKNOWN
+    out = alike(element, kind)
+    out.items = list(a.items[:getattr(a, "prefix", 0)])
+    out.prefix = len(out.items)
+    return engine.new_obj(out)
+
+
+def _alike_again(seq):
+    """`seq * n` of a list of unknown length: still one, of the same items."""
+    element = getattr(seq, "element", None)
+    return alike(element, seq.kind) if element is not None else UNKNOWN
+
+
 def binary_op(engine, op, a, b, site, inplace=False):
     if isinstance(a, tails.TailedShape) and op == "+" and isinstance(b, ListVal) and not getattr(b, "unknown", False):
         return a.plus(b.items) or UNKNOWN  # `x.size()[:-1] + (h, d)`
@@ -1087,11 +1121,13 @@ def binary_op(engine, op, a, b, site, inplace=False):
         return UNKNOWN
     if isinstance(a, ListVal) and isinstance(b, ListVal) and op == "+":
         kind = "list" if a.kind == "list" else "tuple"
+        if getattr(a, "unknown", False) or getattr(b, "unknown", False):
+            return _concat_unknown_length(engine, a, b, kind)
         return ListVal(a.items + b.items, kind)
     if isinstance(a, ListVal) and isinstance(b, int) and not isinstance(b, S.Expr) and op == "*" and b < 10000:
-        return ListVal(a.items * b, a.kind)
+        return ListVal(a.items * b, a.kind) if not getattr(a, "unknown", False) else _alike_again(a)
     if isinstance(b, ListVal) and isinstance(a, int) and not isinstance(a, S.Expr) and op == "*" and a < 10000:
-        return ListVal(b.items * a, b.kind)
+        return ListVal(b.items * a, b.kind) if not getattr(b, "unknown", False) else _alike_again(b)
     if op in ("+", "-", "*", "/", "**") and _is_number(a) and _is_number(b):
         return SOME_FLOAT  # e.g. a dim to a fractional power: a float, value unknown
     return UNKNOWN

@@ -172,7 +172,9 @@ class ExpressionsMixin:
     def comprehension(self, frame, node, env):
         results = []
         sub = dict(env)
+        self._comp_whole = None
         ok = self._comp_loop(frame, node, node.generators, sub, results)
+        whole, self._comp_whole = self._comp_whole, None
         if node.kind == "dict":
             d = DictVal()
             for item in results if ok else ():
@@ -192,6 +194,8 @@ class ExpressionsMixin:
             # items that all look like the one evaluated, how many is not known.
             out = ListVal([], kind)
             out.unknown, out.element = True, element
+            if whole is not None:
+                out.whole = whole  # one item per piece of a chunk (ops.joining._pieces)
             return self.new_obj(out)
         return self.new_obj(ListVal(results, kind))
 
@@ -213,6 +217,8 @@ class ExpressionsMixin:
                 results.append(_TOO_MANY)
             else:
                 results.append(self.eval(frame, node.elt, env))
+                if not ifs and len(node.generators) == 1 and items is None:
+                    self._comp_whole = getattr(iterable, "whole", None)  # (after the element's own)
             return False
         for item in items:
             self.assign(frame, target, item, env, None)

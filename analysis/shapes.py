@@ -71,7 +71,7 @@ class Atom:
 
     def _print(self) -> str:
         if self.kind == "sym":
-            return self.args[0]
+            return "?" if self.args[0].startswith(PIECE) else self.args[0]
         a, b = self.args
         if self.kind == "max":
             return f"max({a}, {b})"
@@ -215,6 +215,19 @@ Dim = Union[int, Expr, _Unknown]
 
 def sym(name: str) -> Expr:
     return Expr({(Atom("sym", (name,)),): 1})
+
+
+PIECE = "_piece"  # the size of one piece of a chunk of unknown count (spec.SomeTensors.whole)
+
+
+def piece_symbol(d: int, n) -> Expr:
+    """The size of one of the pieces a dim of size `n` at `d` was cut into: it differs by
+    piece (the last may be shorter), so it prints as `?` and decides nothing (dispatch)."""
+    return sym(f"{PIECE}{d}:{n}")
+
+
+def mentions_piece(c) -> bool:
+    return any(s.startswith(PIECE) for s in c.symbols())
 
 
 def _poly(x) -> dict:

@@ -43,7 +43,12 @@ def _some_joined(tensors, dim, stacked):
     dtype = promote(*[t.dtype for t in items])
     if stacked:
         return TensorValue(shared[:d] + (UNKNOWN,) + shared[d:], dtype)
-    return TensorValue(shared[:d] + (UNKNOWN,) + shared[d + 1:], dtype)
+    joined = UNKNOWN
+    whole = tensors.whole
+    if whole is not None and not tensors.prefix and whole[0] == d and type(ref[d]) is type(whole[2]) \
+            and ref[d] == whole[2]:
+        joined = whole[1]  # every piece, each once, each its own size: the whole dim
+    return TensorValue(shared[:d] + (joined,) + shared[d + 1:], dtype)
 
 
 def cat_shapes(ctx, tensors, dim, name="torch.cat()"):
@@ -179,6 +184,14 @@ def _piece(shape, d, n, dtype):
     return TensorValue(shape[:d] + (n,) + shape[d + 1:], dtype)
 
 
+def _pieces(shape, d, dtype) -> SomeTensors:
+    """The pieces of dim `d` cut into an unknown count, of sizes not known one by one: what
+    they add up to is still the dim (a cat of them, or of a comprehension that keeps their
+    size, gives it back: ghost batch norm's `cat([bn(c) for c in x.chunk(k, 0)], 0)`)."""
+    piece = S.piece_symbol(d, shape[d])
+    return SomeTensors((), _piece(shape, d, piece, dtype), (d, shape[d], piece))
+
+
 def _surely(ctx, cond) -> bool:
     """True when the condition holds for every value, False when that is not known."""
     try:
@@ -214,7 +227,7 @@ def split_by_size(ctx, input, split_size, dim):
             return tuple(_piece(shape, d, split_size, input.dtype) for _ in range(count))
         # `x.split(C // radix, dim=1)` of a dim C: radix pieces of that size, radix unknown
         return SomeTensors((), _piece(shape, d, split_size, input.dtype))
-    return SomeTensors((), _piece(shape, d, UNKNOWN, input.dtype))  # the last may be shorter
+    return _pieces(shape, d, input.dtype)  # the last may be shorter
 
 
 def split_by_sizes(ctx, input, sizes, dim):
@@ -274,13 +287,15 @@ def chunk(ctx, input, chunks, dim=0):
         # `x.chunk(self.chunks, dim=1)` with a hyperparameter count: some pieces, each like
         # the input but for the chunked dim (a comprehension over them keeps the rank).
         even = chunks is not UNKNOWN and _surely(ctx, S.eq(S.mod(n, chunks), 0))
-        return SomeTensors((), _piece(shape, d, S.floordiv(n, chunks) if even else UNKNOWN, input.dtype))
+        if even:
+            return SomeTensors((), _piece(shape, d, S.floordiv(n, chunks), input.dtype))
+        return _pieces(shape, d, input.dtype)
     if isinstance(n, int) and n == 0:
         return tuple(_piece(shape, d, 0, input.dtype) for _ in range(chunks))
     if not isinstance(n, int):
         if _surely(ctx, S.eq(S.mod(n, chunks), 0)):
             return tuple(_piece(shape, d, S.floordiv(n, chunks), input.dtype) for _ in range(chunks))
-        return SomeTensors((), _piece(shape, d, UNKNOWN, input.dtype))  # at most `chunks` pieces
+        return _pieces(shape, d, input.dtype)  # at most `chunks` pieces
     return split_by_size(ctx, input, -(-n // chunks), d)
 
 

@@ -123,10 +123,14 @@ class SomeTensors:
     """A list of tensors of unknown length: the items it surely starts with, then any
     number of tensors that look like `element` (a loop of unknown trip count appended
     them: `features.append(layer(features))`, `outputs.append(h)`). A spec that joins
-    them (cat, stack) can tell the rank and the dims they all share, never a count."""
+    them (cat, stack) can tell the rank and the dims they all share, never a count.
+    `whole`: (dim, size, piece) when the list holds exactly the pieces `chunk`/`split` cut
+    a dim of that size into, each once, and `piece` (a symbol, shapes.piece_symbol) stands
+    for one piece's size in the element: cat along that dim gives the size back."""
 
     prefix: tuple
     element: Any
+    whole: Any = None
 
 
 @dataclass

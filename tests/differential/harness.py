@@ -351,6 +351,8 @@ def _norm_dim(d, mapping):
         return UNK
     if isinstance(d, S.Expr) and mapping is not None:
         d = S.substitute(d, mapping)
+    if isinstance(d, S.Expr) and S.mentions_piece(d):
+        return UNK  # the size of one piece of a count not known: unknown one by one (joining._pieces)
     if isinstance(d, bool):
         return d
     if isinstance(d, int):
