@@ -1005,7 +1005,8 @@ def _concat_unknown_length(engine, a, b, kind):
         out.items = list(a.items) + list(b.items[:getattr(b, "prefix", 0)])
         out.prefix = len(out.items)
         return engine.new_obj(out)
-    rest = [a.element] + list(b.items) + ([b.element] if getattr(b, "unknown", False) else [])
+    rest = [getattr(a, "element", None)] + list(b.items) + \
+        ([getattr(b, "element", None)] if getattr(b, "unknown", False) else [])
     if any(x is None or x is UNKNOWN for x in rest):
         return UNKNOWN
     element = values.join_alike(engine, rest)

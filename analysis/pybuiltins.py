@@ -35,8 +35,8 @@ _BUILTIN_NAMES = {"len", "range", "enumerate", "zip", "list", "tuple", "dict", "
 def builtin(name: str):
     if name in _BUILTIN_NAMES:
         return Ref("builtins." + name)
-    if name in ("True", "False", "None"):
-        return {"True": True, "False": False, "None": None}[name]
+    if name in ("True", "False", "None", "Ellipsis"):
+        return {"True": True, "False": False, "None": None, "Ellipsis": Ellipsis}[name]
     return None
 
 
