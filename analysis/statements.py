@@ -558,6 +558,8 @@ class StatementsMixin:
             refined = self._refine_from_unpack(frame, target, value_node, env)
             if refined is not None:
                 items = refined
+        if items is None and not star:
+            items = _unpacked_pieces(value, len(targets))
         if items is None:
             for x in targets:
                 self.assign(frame, x, UNKNOWN, env, None)
@@ -752,3 +754,21 @@ def known_prefix(v) -> list:
     if not getattr(v, "unknown", False) or getattr(v, "element", None) is None:
         return []
     return list(v.items[:getattr(v, "prefix", 0)])
+
+
+def _unpacked_pieces(value, m: int):
+    """`a, b = x.chunk(2, dim=-1)` where the dim is a symbol not known to be even: the count
+    of pieces is not known, but the unpack runs only when it is m, and every piece but the
+    last has the split size (ops.joining._pieces): [(n + 1)//2, n - (n + 1)//2]. None when
+    the pieces are not of that kind."""
+    whole = getattr(value, "whole", None) if isinstance(value, ListVal) and getattr(value, "unknown", False) else None
+    element = getattr(value, "element", None)
+    if whole is None or whole[3] is None or not isinstance(element, TensorValue) or element.shape is None \
+            or getattr(value, "prefix", 0):
+        return None
+    d, n, piece, per = whole
+    if not (d < len(element.shape) and type(element.shape[d]) is type(piece) and element.shape[d] == piece):
+        return None  # (a comprehension over the pieces that changed their size)
+    sizes = [per] * (m - 1) + [S.sub(n, S.mul(m - 1, per))]
+    return [TensorValue(element.shape[:d] + (size,) + element.shape[d + 1:], element.dtype) for size in sizes]
+

@@ -1,12 +1,13 @@
 """A call whose argument the analysis cannot tell, with no example call.
 
-`sin` below comes from ops the analysis does not follow (`int(sqrt(...))`, `.to(x)`), so the
-lambda is called with an argument of unknown shape. The lambda is analysed with made-up
+`sin` below comes from ops the analysis does not follow (a numpy grid), so the lambda is
+called with an argument of unknown shape. The lambda is analysed with made-up
 symbols for it (its hover says what holds for any input), but those symbols are the lambda's
 own: in `Attention.forward` a `C` of the lambda is not the `C` of `Attention`'s input, so past
 the call its dims are unknown and `q * sin` is no error."""
 from math import sqrt
 
+import numpy as np
 import torch
 from torch import nn
 from einops import rearrange
@@ -19,10 +20,9 @@ class Rotary(nn.Module):
 
     def forward(self, x):
         n = int(sqrt(x.shape[-2]))
-        seq = torch.linspace(-1.0, 1.0, steps=n).unsqueeze(-1)
-        scales = self.scales[(*((None,) * (len(seq.shape) - 1)), Ellipsis)].to(x)
-        table = seq * scales
-        sin, cos = map(lambda t: rearrange(t, "i j d -> (i j) d"), (table, table))
+        grid = np.stack(np.meshgrid(np.arange(n), np.arange(n)), -1)
+        table = torch.from_numpy(grid).to(x)[..., None] * self.scales
+        sin, cos = map(lambda t: rearrange(t, "i j c d -> (i j) (c d)"), (table.sin(), table.cos()))
        #^ Tensor[?, ?]
         return sin, cos
 

@@ -184,12 +184,19 @@ def _piece(shape, d, n, dtype):
     return TensorValue(shape[:d] + (n,) + shape[d + 1:], dtype)
 
 
-def _pieces(shape, d, dtype) -> SomeTensors:
+def _pieces(shape, d, dtype, per=None) -> SomeTensors:
     """The pieces of dim `d` cut into an unknown count, of sizes not known one by one: what
     they add up to is still the dim (a cat of them, or of a comprehension that keeps their
-    size, gives it back: ghost batch norm's `cat([bn(c) for c in x.chunk(k, 0)], 0)`)."""
+    size, gives it back: ghost batch norm's `cat([bn(c) for c in x.chunk(k, 0)], 0)`).
+    `per`: the size of every piece but the last, when known (`chunk(k)` is a split by
+    ceil(n/k)): unpacked into m names, the count is m (statements.assign_unpack)."""
     piece = S.piece_symbol(d, shape[d])
-    return SomeTensors((), _piece(shape, d, piece, dtype), (d, shape[d], piece))
+    return SomeTensors((), _piece(shape, d, piece, dtype), (d, shape[d], piece, per))
+
+
+def _ceil_div(n, k):
+    """ceil(n / k) written as `(n + k - 1)//k`, as people read it."""
+    return S.floordiv(S.add(n, S.sub(k, 1)), k)
 
 
 def _surely(ctx, cond) -> bool:
@@ -227,7 +234,7 @@ def split_by_size(ctx, input, split_size, dim):
             return tuple(_piece(shape, d, split_size, input.dtype) for _ in range(count))
         # `x.split(C // radix, dim=1)` of a dim C: radix pieces of that size, radix unknown
         return SomeTensors((), _piece(shape, d, split_size, input.dtype))
-    return _pieces(shape, d, input.dtype)  # the last may be shorter
+    return _pieces(shape, d, input.dtype, split_size)  # the last may be shorter
 
 
 def split_by_sizes(ctx, input, sizes, dim):
@@ -289,13 +296,13 @@ def chunk(ctx, input, chunks, dim=0):
         even = chunks is not UNKNOWN and _surely(ctx, S.eq(S.mod(n, chunks), 0))
         if even:
             return SomeTensors((), _piece(shape, d, S.floordiv(n, chunks), input.dtype))
-        return _pieces(shape, d, input.dtype)
+        return _pieces(shape, d, input.dtype, _ceil_div(n, chunks) if chunks is not UNKNOWN else None)
     if isinstance(n, int) and n == 0:
         return tuple(_piece(shape, d, 0, input.dtype) for _ in range(chunks))
     if not isinstance(n, int):
         if _surely(ctx, S.eq(S.mod(n, chunks), 0)):
             return tuple(_piece(shape, d, S.floordiv(n, chunks), input.dtype) for _ in range(chunks))
-        return _pieces(shape, d, input.dtype)  # at most `chunks` pieces
+        return _pieces(shape, d, input.dtype, _ceil_div(n, chunks))  # at most `chunks` pieces
     return split_by_size(ctx, input, -(-n // chunks), d)
 
 
