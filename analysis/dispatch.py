@@ -1220,7 +1220,7 @@ def _scaled_op(op, a, b):
         return _FloatDim(S.mul(da, db), fa * fb)
     if isinstance(db, int) and not isinstance(db, S.Expr) and db != 0 and fb != 0:
         return _FloatDim(da, fa / (db * fb))
-    return UNKNOWN
+    return SOME_FLOAT  # by a dim (`math.log(10000) / (half_dim - 1)`): a float all the same
 
 
 def _py_binop(op, a, b):
@@ -1245,6 +1245,8 @@ def unary_op(engine, op, a, site):
         return S.mul(a, -1) if op == "-" else (a if op == "+" else (~a if isinstance(a, int) else UNKNOWN))
     if isinstance(a, float):
         return -a if op == "-" else a
+    if (a is SOME_FLOAT or isinstance(a, _FloatDim)) and op in ("-", "+"):
+        return SOME_FLOAT if op == "-" else a  # `-emb`: still a float (it scales a tensor)
     return UNKNOWN
 
 
