@@ -403,9 +403,12 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
     the probe when the op keeps its shape (its output is then the same probe), a derived
     probe when it keeps its rank (Linear, chunk), else None."""
     same = None
+    ctor_tensors = _constructor_tensor_arguments(spec, s_args, s_kwargs) if getattr(spec, "constructor", False) else None
     for v in list(s_args) + list(s_kwargs.values()):
         if not generic.is_probe(v):
             continue
+        if ctor_tensors is not None and all(v is not t for t in ctor_tensors):
+            continue  # a layer's size (`nn.Linear(dim, dim)`): an int, no sign of a tensor
         attrs = dict(module.attrs, training=module.training) if module is not None else None
         ranks, pins, preserving, kept, ignored = generic.admitted_ranks(spec, s_args, s_kwargs, v, attrs)
         if ignored == generic.RAISED and spec.name.startswith("Tensor.") and s_args and s_args[0] is v:
@@ -435,6 +438,18 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
         if same is None:
             same = v if preserving else generic.derived_from(v, kept)
     return same
+
+
+# Constructor parameters that take a tensor (`nn.CrossEntropyLoss(weight=w)`); every other
+# one is a size, a flag or an option.
+_TENSOR_CTOR_PARAMETERS = frozenset({"weight", "pos_weight", "_weight", "_freeze"})
+
+
+def _constructor_tensor_arguments(spec, s_args, s_kwargs) -> list:
+    """The arguments of a layer's constructor that bind to a tensor parameter."""
+    names = list(spec.signature.parameters)
+    bound = list(zip(names, s_args)) + list(s_kwargs.items())
+    return [v for name, v in bound if name in _TENSOR_CTOR_PARAMETERS]
 
 
 def _with_numbers_only(spec, s_args, s_kwargs, probe) -> bool:
