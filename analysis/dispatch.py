@@ -5,6 +5,7 @@ methods of lists, dicts and nn modules.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import math
 import itertools
@@ -12,7 +13,7 @@ from fractions import Fraction
 
 from . import shapes as S
 from . import solver
-from .ops.spec import (ANY_INT, REGISTRY, SHAPE_MISMATCH, Dtype, OpContext, ShapeError, SomeTensors, TensorValue, Unknowable,
+from .ops.spec import (ANY_INT, ILLEGAL_VALUE, REGISTRY, SHAPE_MISMATCH, Dtype, OpContext, ShapeError, SomeTensors, TensorValue, Unknowable,
                        run_spec)
 from .shapes import UNKNOWN
 from .values import (BoundRef, Container, DictVal, FunctionVal, Instance, ListVal, NNModule, Ref,
@@ -337,12 +338,15 @@ def _single_symbol(e):
     return name if name is not None and e == S.sym(name) else None
 
 
+_OPTION_TEXT = re.compile(r"_option\d+")
+
+
 def _fails_for_any_option(ctx, spec, s_args, s_kwargs, module, forward, error) -> bool:
     """A shape mismatch in an op with an Unknown option (`Linear(dim + 1, kv_dim)` where
     kv_dim is one of two values): does it fail whatever the options are? Run again with a
     fresh symbol for each Unknown option; the same mismatch again means the unknown ones
     played no part (an unknown `mode` compared with strings would fail another way, or not)."""
-    if error.code != SHAPE_MISMATCH:
+    if error.code not in (SHAPE_MISMATCH, ILLEGAL_VALUE):
         return False
     fresh = (S.sym(f"_option{i}") for i in itertools.count())
 
@@ -364,7 +368,10 @@ def _fails_for_any_option(ctx, spec, s_args, s_kwargs, module, forward, error) -
         else:
             run_spec(spec, retry, args, kwargs)
     except ShapeError as again:
-        return again.code == SHAPE_MISMATCH
+        # (an illegal value only when the very same: an einops pattern naming an axis one
+        # side lacks fails whatever the axis lengths are)
+        return again.code == SHAPE_MISMATCH if error.code == SHAPE_MISMATCH else \
+            _OPTION_TEXT.sub("?", again.message) == error.message
     except Exception:  # noqa: BLE001 - Unknowable, or a spec that cannot take a symbol there
         return False
     return False

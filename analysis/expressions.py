@@ -258,24 +258,21 @@ class ExpressionsMixin:
         args, kwargs = [], {}
         neutral_rest = False  # a generic `**kwargs` spread into a torch op (spread_is_neutral)
         options = None  # a spread DictOptions: the call runs once per option
+        alike_at = None  # (position, list): `nn.Sequential(stem, *blocks, head)` with blocks of unknown count
+        unknown_call = False  # a spread of unknown length: the rest is still evaluated (facts, diagnostics)
         for a in node.args:
             v = self.eval(frame, a.value, env)
             if a.star == 1:
                 items = self.iterate(frame, v)
                 if items is None:
-                    if _is_sequential(func) and a is node.args[-1] and getattr(v, "element", None) is not None \
-                            and not kwargs:
-                        # nn.Sequential(*[Block(dim) for _ in range(depth)]): depth alike blocks
-                        # (after the layers given before them: `nn.Sequential(first, *rest)`)
-                        known = args + list(v.items[:getattr(v, "prefix", 0)])
-                        prefix = len(known)  # known items, then alike ones
-                        seq = Container("Sequential", known, [str(i) for i in range(prefix)])
-                        seq.unknown, seq.element, seq.prefix = True, v.element, prefix
-                        return self.new_obj(seq)
+                    if _is_sequential(func) and getattr(v, "element", None) is not None and alike_at is None:
+                        alike_at = (len(args), v)
+                        continue
                     if isinstance(v, tails.TailedShape) and isinstance(func, (Ref, BoundRef)):
                         args.append(tails.Spread(v))  # `x.view(*x.shape[:-1], h, -1)`: for the op's trials
                         continue
-                    return UNKNOWN
+                    unknown_call = True
+                    continue
                 args.extend(items)
             elif a.star == 2:
                 if isinstance(v, values.DictOptions) and options is None:
@@ -294,10 +291,27 @@ class ExpressionsMixin:
                 kwargs[a.name] = v
             else:
                 args.append(v)
+        if unknown_call:
+            return UNKNOWN
+        if alike_at is not None:
+            return self._sequential_with_alike(alike_at, args) if not kwargs else UNKNOWN
         if options is not None:
             return self._join_all([self._finish_call(frame, node, func, args, {**kwargs, **o.items}, neutral_rest)
                                    for o in options])
         return self._finish_call(frame, node, func, args, kwargs, neutral_rest)
+
+    def _sequential_with_alike(self, alike_at, args):
+        """nn.Sequential(*[Block(dim) for _ in range(depth)]): depth alike blocks, after the
+        layers given before them (`nn.Sequential(first, *rest)`) and before the layers given
+        after them, which it runs last (`nn.Sequential(stem, *blocks, norm, head)`)."""
+        at, v = alike_at
+        known = args[:at] + list(v.items[:getattr(v, "prefix", 0)])
+        prefix = len(known)  # known items, then alike ones
+        seq = Container("Sequential", known, [str(i) for i in range(prefix)])
+        seq.unknown, seq.element, seq.prefix = True, v.element, prefix
+        if args[at:]:
+            values.added_after_loop(self, seq, args[at:])
+        return self.new_obj(seq)
 
     def _finish_call(self, frame, node, func, args, kwargs, neutral_rest):
         if neutral_rest and not spread_is_neutral(REGISTRY[func.name], args, kwargs):
