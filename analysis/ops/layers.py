@@ -759,6 +759,32 @@ def _parse_term(ctx, term, pos):
     return out
 
 
+def _einsum_structure(ctx, equation: str, n_operands: int) -> None:
+    """The equation's own errors, which need no shape: operands counted, and each output
+    subscript once and among the inputs' (torch checks these after the shapes; with a shape
+    not known, they still fail for every shape)."""
+    eq = equation.replace(" ", "")
+    lhs, _, rhs = eq.partition("->")
+    terms = lhs.split(",")
+    if len(terms) > n_operands:
+        ctx.fail(ILLEGAL_VALUE, "einsum(): fewer operands were provided than specified in the equation")
+    if len(terms) < n_operands:
+        ctx.fail(ILLEGAL_VALUE, "einsum(): more operands were provided than specified in the equation")
+    inputs = {l for pos, term in enumerate(terms) for l in _parse_term(ctx, term, pos)}
+    if "->" not in eq or "-" in rhs:
+        return
+    seen = set()
+    for l in _parse_term(ctx, rhs, 0):
+        if l == "...":
+            continue
+        if l in seen:
+            ctx.fail(ILLEGAL_VALUE, f"einsum(): output subscript {l} appears more than once in the output")
+        seen.add(l)
+        if l not in inputs:
+            ctx.fail(ILLEGAL_VALUE, f"einsum(): output subscript {l} does not appear in the equation for any "
+                                    "input operand")
+
+
 @op("torch.einsum")
 def einsum(ctx, equation, *operands):
     if not isinstance(equation, str):
@@ -766,6 +792,8 @@ def einsum(ctx, equation, *operands):
         raise Unknowable("einsum sublist format")
     if len(operands) == 1 and isinstance(operands[0], (tuple, list)):
         operands = tuple(operands[0])
+    if any(not isinstance(t, TensorValue) or t.shape is None for t in operands):
+        _einsum_structure(ctx, equation, len(operands))  # what fails whatever the shapes are
     shapes = [ctx.shape(t) for t in operands]
     eq = equation.replace(" ", "")
     if "->" in eq:
