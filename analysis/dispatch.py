@@ -127,6 +127,9 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
     zero = 0 if getattr(spec, "constructor", False) else UNKNOWN  # (to_spec)
     s_args = [to_spec(a, joins, zero) for a in args]
     s_kwargs = {k: to_spec(v, zero=zero) for k, v in kwargs.items()}
+    if "keepdims" in s_kwargs and spec.name not in _PYTHON_REDUCTIONS and "keepdim" in spec.signature.parameters \
+            and "keepdims" not in spec.signature.parameters:
+        s_kwargs["keepdim"] = s_kwargs.pop("keepdims")  # torch's argument parser takes NumPy's name
     if engine.probing and frame is not None:
         same = _record_probe_ranks(frame, spec, s_args, s_kwargs, module if forward else None)
         if same is not None:
@@ -339,6 +342,8 @@ def _single_symbol(e):
 
 
 _OPTION_TEXT = re.compile(r"_option\d+")
+# Reductions written in Python: their `keepdim` has no `keepdims` alias (native ones do).
+_PYTHON_REDUCTIONS = frozenset({"torch.norm", "Tensor.norm"})
 
 
 def _fails_for_any_option(ctx, spec, s_args, s_kwargs, module, forward, error) -> bool:
