@@ -212,7 +212,7 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
 
     results = [attempt(n) for n in tails.TRIAL_LEADS]
     kinds = {r[0] for r in results}
-    if kinds == {"ok", "error"} and frame is not None:
+    if "error" in kinds and kinds <= {"ok", "error"} and frame is not None:
         _note_lead_count(frame, tailed, dict(zip(tails.TRIAL_LEADS, results)), attempt)
     if kinds == {"error"}:
         longest = max(len(t.tail) for t in tailed)

@@ -241,23 +241,22 @@ def lead_count(uses: list):
     return counts.pop() if len(counts) == 1 else None
 
 
-def ranked_from_tail(param: str, tail: tuple, count: int, taken: set, invented: set | None = None):
+def ranked_from_tail(param: str, tail: tuple, count: int, invented: set | None = None):
     """The input `Tensor[..., tail]` once an op showed it has `count` leading dims: fresh
     dims named by the conventions of its rank (`B, T` before a feature dim), after the
-    parameter when another input already holds those names."""
+    parameter (`key_B`), since an annotated input or a hyperparameter may hold the plain
+    names."""
     rank = count + len(tail)
     base = {**_CONVENTIONAL, **_SEQUENCE}.get(rank) or tuple(f"d{i}" for i in range(rank))
-    names = base[:count]
-    if set(names) & taken:
-        names = tuple(f"{param}_{n}" for n in names)
+    names = tuple(f"{param}_{n}" for n in base[:count])
     if invented is not None:
         invented.update(names)
     return TensorValue(tuple(S.sym(n) for n in names) + tuple(tail))
 
 
 def broadcast_renaming(shown, conditions, renamable: set | None = None) -> dict:
-    """Dims of different inputs that the body broadcasts together (`x + y`, an einsum's
-    shared letter): `y_N == N or 1 == N or 1 == y_N`. A contract that names them apart
+    """Dims of different inputs that the body broadcasts or joins together (`x + y`, an
+    einsum's shared letter, a cat): `y_N == N or 1 == N or 1 == y_N`, `x2_N == N`. A contract that names them apart
     reads back as two sizes the user declared independent, so every such op would warn;
     a contract (ide) and the dims made up for an input (infer._rank_open_inputs) name them
     alike: the later input's symbol, or the one in `renamable`, becomes the other. Returns
@@ -273,23 +272,41 @@ def broadcast_renaming(shown, conditions, renamable: set | None = None) -> dict:
         found = False
         for c in conditions:
             c = S.substitute_cond(c, mapping) if mapping else c
-            if not isinstance(c, S.Cond) or c.op != "or" or not c.args or not isinstance(c.args[0], S.Cond) \
-                    or c.args[0].op != "eq":
+            if isinstance(c, S.Cond) and c.op == "or" and c.args and isinstance(c.args[0], S.Cond):
+                c = c.args[0]  # `a == b or 1 == a or 1 == b`: a broadcast
+            if not isinstance(c, S.Cond) or c.op != "eq":
                 continue
-            a, b = c.args[0].args
+            a, b = c.args
             diff = S.sub(a, b)
             names = S.free_symbols(diff)
-            if len(names) != 2 or not names <= owner.keys():
-                continue
-            first, later = sorted(names, key=lambda n: (renamable is not None and n in renamable, owner[n], n))
-            if owner[first] == owner[later] or (renamable is not None and later not in renamable) or \
-                    S.substitute(diff, {later: S.sym(first)}) != 0:
-                continue  # (only a plain renaming: `H - 2 == y_H - 2`, not `2*N == M`)
-            mapping[later] = S.sym(first)
-            found = True
+            if len(names) == 2 and names <= owner.keys():
+                first, later = sorted(names, key=lambda n: (renamable is not None and n in renamable, owner[n], n))
+                if owner[first] != owner[later] and (renamable is None or later in renamable) and \
+                        S.substitute(diff, {later: S.sym(first)}) == 0:
+                    mapping[later] = S.sym(first)  # a renaming: `H - 2 == y_H - 2`
+                    found = True
+                    continue
+            solved = _solved_for(diff, renamable) if renamable is not None else None
+            if solved is not None:
+                mapping[solved[0]] = solved[1]  # `x2_C + in_ch//2 == in_ch`: x2_C is in_ch - in_ch//2
+                found = True
         if not found:
             break
     return mapping
+
+
+def _solved_for(diff, renamable: set):
+    """(symbol, value) for `diff == 0` solved for a symbol of `renamable` that occurs once,
+    alone and with a coefficient of 1 or -1 (`x2_C + in_ch//2 - in_ch`), else None."""
+    if not isinstance(diff, S.Expr):
+        return None
+    for name in sorted(S.free_symbols(diff) & renamable):
+        term = (S.Atom("sym", (name,)),)
+        coeff = diff.terms.get(term)
+        rest = S.sub(diff, S.mul(coeff, S.sym(name))) if coeff in (1, -1) else None
+        if rest is not None and name not in S.free_symbols(rest):
+            return name, S.mul(rest, -coeff)
+    return None
 
 
 def rank_assertion(engine, frame, test, env) -> None:

@@ -347,24 +347,17 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         while that ranks more (the next einsum reads the first one's result). A run that
         ranks nothing is the context's own run: the call that follows finds it memoized."""
         made: set = set()  # the leading dims named here
-        for _ in range(MAX_RANKING_RUNS):
-            open_ = [n for n, t in inputs.items() if t.shape is None and t.tail and t.lead == (fn.qualname, n)]
-            if not open_:
-                break
-            entry = self._deciding_run(fn, args, kwargs, inputs, generic)
-            if entry is None:
-                return
-            uses = gather_uses([entry])
-            ranked = False
-            for n in open_:
-                count = lead_count(uses.get((fn.qualname, n), []))
-                if count is not None:
-                    taken = {s for m, t in inputs.items() if m != n and t.shape is not None
-                             for d in t.shape for s in S.free_symbols(d)}
-                    inputs[n] = ranked_from_tail(n, inputs[n].tail, count, taken, made)
-                    ranked = True
-            if not ranked:
-                break
+        # An input of no known rank or last dim (`Tensor[...]`) is tried as one with an empty
+        # tail: `torch.cat([x2, x1], dim=1)` with a rank-4 x1 says x2 has 4 dims.
+        blind = {n: t for n, t in inputs.items() if t.shape is None and t.tail is None}
+        for n, t in blind.items():
+            inputs[n] = TensorValue(None, t.dtype, tail=(), lead=(fn.qualname, n))
+        try:
+            self._rank_by_later_ops(fn, args, kwargs, inputs, generic, made)
+        finally:
+            for n, t in blind.items():
+                if inputs[n].shape is None:
+                    inputs[n] = t  # nothing ranked it: as it was
         if not made:
             return
         if invented is not None:
@@ -377,6 +370,26 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         for n, t in inputs.items():
             if same and t.shape is not None and any(S.free_symbols(d) & same.keys() for d in t.shape):
                 inputs[n] = TensorValue(tuple(S.substitute(d, same) for d in t.shape), t.dtype)
+
+    def _rank_by_later_ops(self, fn, args, kwargs, inputs, generic, made) -> None:
+        """The runs of _rank_open_inputs, each ranking the open inputs an op fixed."""
+        for _ in range(MAX_RANKING_RUNS):
+            open_ = [n for n, t in inputs.items()
+                     if t.shape is None and t.tail is not None and t.lead == (fn.qualname, n)]
+            if not open_:
+                break
+            entry = self._deciding_run(fn, args, kwargs, inputs, generic)
+            if entry is None:
+                return
+            uses = gather_uses([entry])
+            ranked = False
+            for n in open_:
+                count = lead_count(uses.get((fn.qualname, n), []))
+                if count is not None:
+                    inputs[n] = ranked_from_tail(n, inputs[n].tail, count, made)
+                    ranked = True
+            if not ranked:
+                break
 
     def _deciding_run(self, fn, args, kwargs, inputs, generic):
         """One run of the body with these inputs, for deciding them (its entries are no

@@ -2,8 +2,9 @@
 first. A later op may run at one rank only: here an einsum over heads split off with
 `x.view(*x.shape[:-1], heads, d)`. The key and value inputs then have that rank, since any
 other would make the einsum fail. Nothing names their leading dims, so the names are made
-up (`B`), except a dim the einsum broadcasts with a named one: the key's batch letter is the
-query's `batch` (from `length, batch, _ = query.shape`), and the value's dims are the key's.
+up after the parameter (`key_B`), except a dim the einsum broadcasts with a named one: the
+key's batch letter is the query's `batch` (from `length, batch, _ = query.shape`), and the
+value's dims are the key's.
 This is a sequence-first layout (`[length, batch, dim]`)."""
 import torch
 from torch import nn
@@ -34,11 +35,11 @@ class SequenceFirstAttention(nn.Module):
         q = self.q(query)
        #^ Tensor[length, batch, heads, dim//heads]
         k = self.k(key)
-       #^ Tensor[B, batch, heads, dim//heads]
+       #^ Tensor[key_B, batch, heads, dim//heads]
         scores = torch.einsum('ibhd,jbhd->ijbh', q, k)
         attn = scores.softmax(dim=1)
         v = self.v(value)
-       #^ Tensor[B, batch, heads, dim//heads]
+       #^ Tensor[key_B, batch, heads, dim//heads]
         mixed = torch.einsum('ijbh,jbhd->ibhd', attn, v)
         flat = mixed.reshape(length, batch, -1)
         out = self.out(flat)

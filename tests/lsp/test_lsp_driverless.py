@@ -48,7 +48,7 @@ async def test_routed_keywords_and_a_loop_built_stem_over_lsp(real: LanguageClie
             ("routed_keywords_nodriver.py", "x = x + g(x, **g_args)", "x: Tensor[b, n, dim]"),
             ("merged_layers_nodriver.py", "x = self.proj(x)", "x: Tensor[n, hidden_dim, ?, ?]"),
             # an input ranked by the einsum after it; a part given by an annotated parameter
-            ("ranked_by_later_op_nodriver.py", "k = self.k(key)", "k: Tensor[B, batch, heads, dim//heads]"),
+            ("ranked_by_later_op_nodriver.py", "k = self.k(key)", "k: Tensor[key_B, batch, heads, dim//heads]"),
             ("annotated_parts_nodriver.py", "first = self.norm", "first: Tensor[N, d_model]")):
         path = real.root / name
         text = (SAMPLES / name).read_text()
