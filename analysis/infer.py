@@ -66,6 +66,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.soft_conditions: set = set()  # requirements on made-up symbols (dispatch._rests_on_soft)
         self.probing = 0  # > 0 while a generic context's inputs are being probed (generic.py)
         self.probe_base: list = []  # stack depth at the start of each probing run
+        self.deciding_base: list = []  # ... and of each run deciding inputs (_deciding_run)
         self.probe_record: list | None = None  # the probe entries of a generic run (memo.py)
         self.generic_runs: dict = {}  # (path, unit key) -> this run's generic runs (memo.py)
 
@@ -347,17 +348,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         while that ranks more (the next einsum reads the first one's result). A run that
         ranks nothing is the context's own run: the call that follows finds it memoized."""
         made: set = set()  # the leading dims named here
-        # An input of no known rank or last dim (`Tensor[...]`) is tried as one with an empty
-        # tail: `torch.cat([x2, x1], dim=1)` with a rank-4 x1 says x2 has 4 dims.
-        blind = {n: t for n, t in inputs.items() if t.shape is None and t.tail is None}
-        for n, t in blind.items():
-            inputs[n] = TensorValue(None, t.dtype, tail=(), lead=(fn.qualname, n))
-        try:
-            self._rank_by_later_ops(fn, args, kwargs, inputs, generic, made)
-        finally:
-            for n, t in blind.items():
-                if inputs[n].shape is None:
-                    inputs[n] = t  # nothing ranked it: as it was
+        self._rank_by_later_ops(fn, args, kwargs, inputs, generic, made)
         if not made:
             return
         if invented is not None:
@@ -396,12 +387,14 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         results: _recorded_run); its top entry, or None when the budget ran out."""
         mark, sink = len(self.roots), []
         self._collect.append(sink)
+        self.deciding_base.append(len(self.stack))
         try:
             self.call_user(fn, list(args), {**kwargs, **inputs}, generic=generic)
         except Budget:
             return None
         finally:
             self._collect.pop()
+            self.deciding_base.pop()
         self._recorded_run(sink, mark)
         return self._last_call_entry
 

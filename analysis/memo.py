@@ -283,13 +283,13 @@ class MemoMixin:
         if entry.may_raise and self.stack:
             self.stack[-1].may_raise = True
         self._last_call_entry = entry  # summary: the entry that ran a module's forward (calltrace)
-        if caller is not None and not self.probing:
+        if caller is not None and not self.probing and not self._deciding_top():
             # What the callee needed of its arguments holds after it returns (`H >=
             # patch_size` from a conv inside it): the caller decides with it too.
             caller.assumptions.extend(a for a in getattr(entry, "preconditions", ())
                                       if not (made_up and a[0].symbols() & made_up))
         self.surface_library_errors(fn.path, entry, site)
-        if caller is not None and entry.key in self.memo and not self._probe_top():
+        if caller is not None and entry.key in self.memo and not self._probe_top() and not self._deciding_top():
             caller.entry.deps.append(Dep(fn, tuple(args), tuple(kwargs.items()), call_key, value_key(result),
                                          tuple(self.module_pos.items()), entry, generic))
         if made_up:
@@ -311,6 +311,12 @@ class MemoMixin:
         probes, not for its result), so it is no dependency of the caller."""
         return bool(self.probing) and len(self.stack) == self.probe_base[-1]
 
+    def _deciding_top(self) -> bool:
+        """The call of a run that decides a call's inputs (infer._rank_open_inputs): like a
+        probing run's, it answers to nobody (no dependency, assumption or fact of the
+        frame that asked: a later validation would re-ask it and keep its entry live)."""
+        return bool(self.deciding_base) and len(self.stack) == self.deciding_base[-1]
+
     def _caller(self):
         """The frame a call is made from, or None when the call is re-asked by a validation
         (then it belongs to the entry being validated, not to the frame on top)."""
@@ -327,7 +333,8 @@ class MemoMixin:
             self._validating[-1][1] = True
             return
         caller = self._caller()
-        if caller is None or (self.probing and self.probe_base and len(self.stack) <= self.probe_base[-1]):
+        if caller is None or (self.probing and self.probe_base and len(self.stack) <= self.probe_base[-1]) \
+                or self._deciding_top():
             # (a probing run's own call, made from the frame that asked for the probe: its
             # uses and facts are the probe's, not that frame's; infer.probe_inputs reads them)
             self.roots.append(entry)
