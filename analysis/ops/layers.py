@@ -771,10 +771,14 @@ def _einsum_structure(ctx, equation: str, n_operands: int) -> None:
     if len(terms) < n_operands:
         ctx.fail(ILLEGAL_VALUE, "einsum(): more operands were provided than specified in the equation")
     inputs = {l for pos, term in enumerate(terms) for l in _parse_term(ctx, term, pos)}
-    if "->" not in eq or "-" in rhs:
-        return
+    if "->" in eq and "-" not in rhs:
+        _check_output_labels(ctx, _parse_term(ctx, rhs, 0), inputs)
+
+
+def _check_output_labels(ctx, labels, inputs) -> None:
+    """Each output subscript once, and among the inputs' `inputs`."""
     seen = set()
-    for l in _parse_term(ctx, rhs, 0):
+    for l in labels:
         if l == "...":
             continue
         if l in seen:
@@ -852,16 +856,7 @@ def einsum(ctx, equation, *operands):
         out_labels = ["..."] + sorted((l for l, c in counts.items() if c == 1), key=_label_order)
     else:
         out_labels = _parse_term(ctx, rhs, 0)
-        seen = set()
-        for l in out_labels:
-            if l == "...":
-                continue
-            if l in seen:
-                ctx.fail(ILLEGAL_VALUE, f"einsum(): output subscript {l} appears more than once in the output")
-            seen.add(l)
-            if l not in sizes:
-                ctx.fail(ILLEGAL_VALUE, f"einsum(): output subscript {l} does not appear in the equation for any "
-                                        "input operand")
+        _check_output_labels(ctx, out_labels, sizes)
     out = []
     for l in out_labels:
         if l == "...":
