@@ -763,12 +763,10 @@ def _unpacked_pieces(value, m: int):
     the pieces are not of that kind."""
     whole = getattr(value, "whole", None) if isinstance(value, ListVal) and getattr(value, "unknown", False) else None
     element = getattr(value, "element", None)
-    if whole is None or whole[3] is None or not isinstance(element, TensorValue) or element.shape is None \
-            or getattr(value, "prefix", 0):
-        return None
-    d, n, piece, per = whole
-    if not (d < len(element.shape) and type(element.shape[d]) is type(piece) and element.shape[d] == piece):
-        return None  # (a comprehension over the pieces that changed their size)
-    sizes = [per] * (m - 1) + [S.sub(n, S.mul(m - 1, per))]
+    if whole is None or whole.per is None or not isinstance(element, TensorValue) or getattr(value, "prefix", 0) \
+            or not whole.kept_by(element.shape):
+        return None  # (or a comprehension over the pieces that changed their size)
+    d = whole.dim
+    sizes = [whole.per] * (m - 1) + [S.sub(whole.size, S.mul(m - 1, whole.per))]
     return [TensorValue(element.shape[:d] + (size,) + element.shape[d + 1:], element.dtype) for size in sizes]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import shapes as S
 from ..shapes import UNKNOWN
 from .shape_ops import is_dim
-from .spec import (ILLEGAL_VALUE, IMPROPER_VALUE, SHAPE_MISMATCH, SomeTensors, TensorValue, Unknowable,
+from .spec import (ILLEGAL_VALUE, IMPROPER_VALUE, SHAPE_MISMATCH, Pieces, SomeTensors, TensorValue, Unknowable,
                    is_tensor, op, promote)
 
 
@@ -45,9 +45,8 @@ def _some_joined(tensors, dim, stacked):
         return TensorValue(shared[:d] + (UNKNOWN,) + shared[d:], dtype)
     joined = UNKNOWN
     whole = tensors.whole
-    if whole is not None and not tensors.prefix and whole[0] == d and type(ref[d]) is type(whole[2]) \
-            and ref[d] == whole[2]:
-        joined = whole[1]  # every piece, each once, each its own size: the whole dim
+    if whole is not None and not tensors.prefix and whole.dim == d and whole.kept_by(ref):
+        joined = whole.size  # every piece, each once, each its own size: the whole dim
     return TensorValue(shared[:d] + (joined,) + shared[d + 1:], dtype)
 
 
@@ -191,7 +190,7 @@ def _pieces(shape, d, dtype, per=None) -> SomeTensors:
     `per`: the size of every piece but the last, when known (`chunk(k)` is a split by
     ceil(n/k)): unpacked into m names, the count is m (statements.assign_unpack)."""
     piece = S.piece_symbol(d, shape[d])
-    return SomeTensors((), _piece(shape, d, piece, dtype), (d, shape[d], piece, per))
+    return SomeTensors((), _piece(shape, d, piece, dtype), Pieces(d, shape[d], piece, per))
 
 
 def _ceil_div(n, k):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from .. import shapes as S
 from ..shapes import UNKNOWN
@@ -118,15 +118,32 @@ class _AnyInt:
 ANY_INT = _AnyInt()
 
 
+class Pieces(NamedTuple):
+    """What a list of unknown length holds when it is exactly the pieces `chunk`/`split` cut
+    a dim into, each once (ops.joining._pieces): the dim's index and size, the symbol that
+    stands for one piece's size in the element (shapes.piece_symbol), and the size of every
+    piece but the last when known (`chunk(k)` splits by ceil(n/k); None otherwise)."""
+
+    dim: int
+    size: Any
+    piece: Any
+    per: Any = None
+
+    def kept_by(self, shape) -> bool:
+        """Does a tensor of this shape still hold one piece's size at the cut dim (an op on
+        each piece that kept it: `bn(c)`, not `c.repeat(2, 1)`)?"""
+        return shape is not None and self.dim < len(shape) and type(shape[self.dim]) is type(self.piece) \
+            and shape[self.dim] == self.piece
+
+
 @dataclass(frozen=True)
 class SomeTensors:
     """A list of tensors of unknown length: the items it surely starts with, then any
     number of tensors that look like `element` (a loop of unknown trip count appended
     them: `features.append(layer(features))`, `outputs.append(h)`). A spec that joins
     them (cat, stack) can tell the rank and the dims they all share, never a count.
-    `whole`: (dim, size, piece) when the list holds exactly the pieces `chunk`/`split` cut
-    a dim of that size into, each once, and `piece` (a symbol, shapes.piece_symbol) stands
-    for one piece's size in the element: cat along that dim gives the size back."""
+    `whole`: a `Pieces` when the list holds exactly the pieces of one dim: cat along that dim
+    gives its size back."""
 
     prefix: tuple
     element: Any
