@@ -14,7 +14,7 @@ from .values import Instance
 
 
 class ModuleCall:
-    __slots__ = ("module", "args", "result", "children", "body", "dep_index", "site")
+    __slots__ = ("module", "args", "result", "children", "body", "dep_index", "site", "in_branch")
 
     def __init__(self, module, args, dep_index: int, site=None):
         self.module = module  # the module value called
@@ -30,6 +30,8 @@ class ModuleCall:
         # hold the same object (a memoized constructor call returns one instance for equal
         # arguments); unit and node find a diagnostic on the call.
         self.site = site
+        # Made on one way of an `if` whose test the analysis does not know (both ways run).
+        self.in_branch = False
 
 
 def traced(engine, module, args, site, run):
@@ -38,6 +40,7 @@ def traced(engine, module, args, site, run):
         return run()
     entry = engine.stack[-1].entry
     rec = ModuleCall(module, args, len(entry.deps), _site(site))
+    rec.in_branch = engine.stack[-1].blind > 0
     opened = engine.__dict__.setdefault("_open_module_calls", [])
     if opened and opened[-1][0] is entry:
         opened[-1][1].children.append(rec)
@@ -95,3 +98,38 @@ def requires_grad_arg(args, kwargs):
 
 def grad_flags_of(entry) -> list:
     return entry.__dict__.get("grad_flags", ())
+
+
+# -- parametrizations ---------------------------------------------------------------------------
+# `weight_norm(conv)` and `spectral_norm(conv)` return their module, which keeps its shapes; torch
+# also changes its parameters (weight_g and weight_v in place of weight) and, in the
+# torch.nn.utils.parametrizations spelling, its class and modules (a `parametrizations`
+# ModuleDict). The engine reports each call here, kept like the requires_grad writes.
+PARAMETRIZATIONS = {
+    "torch.nn.utils.weight_norm": ("weight_norm", False),
+    "torch.nn.utils.parametrizations.weight_norm": ("weight_norm", True),
+    "torch.nn.utils.spectral_norm": ("spectral_norm", False),
+    "torch.nn.utils.parametrizations.spectral_norm": ("spectral_norm", True),
+}
+
+
+def parametrized(engine, fn_name, args, kwargs) -> None:
+    """A call of one of PARAMETRIZATIONS on a module: (module, tensor name, kind, whether
+    the parametrizations spelling, dim) in the entry that made it; dim None for the whole
+    tensor, "?" when not known. Not kept when it may not run (one way of an undecided `if`)."""
+    if engine.probing or not engine.stack or not args or any(f.blind for f in engine.stack):
+        return
+    kind, new = PARAMETRIZATIONS[fn_name]
+    names = ("module", "name", "n_power_iterations" if kind == "spectral_norm" else "dim", "eps", "dim")
+    given = dict(zip(names, args))
+    given.update(kwargs)
+    name = given.get("name", "weight")
+    dim = given.get("dim", None if kind == "spectral_norm" else 0)
+    if not isinstance(name, str):
+        return
+    dim = dim if dim is None or (type(dim) is int) else "?"
+    engine.stack[-1].entry.__dict__.setdefault("parametrized", []).append((args[0], name, kind, new, dim))
+
+
+def parametrized_of(entry) -> list:
+    return entry.__dict__.get("parametrized", ())

@@ -590,6 +590,8 @@ def call_external(engine, func, args, kwargs, site):
     if name in CONTAINERS:
         return make_container(engine, name, args, kwargs)
     if name in _PASSTHROUGH:
+        if name in calltrace.PARAMETRIZATIONS:
+            calltrace.parametrized(engine, name, args, kwargs)  # for the summary's rows and counts
         return args[0] if args else UNKNOWN
     if name.startswith("torch.nn.init.") and name != "torch.nn.init.calculate_gain":
         return args[0] if args else UNKNOWN  # in-place initializers return their tensor
@@ -641,6 +643,7 @@ _NUMPY_LIKE_TORCH = {"linspace", "arange", "zeros", "ones", "logspace"}
 _PASSTHROUGH = {"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.jit.script",
                 "torch.compile", "torch.autograd.Variable", "torch.nn.utils.weight_norm",
                 "torch.nn.utils.spectral_norm", "torch.nn.utils.parametrizations.weight_norm",
+                "torch.nn.utils.parametrizations.spectral_norm",
                 "dataclasses.dataclass", "functools.wraps", "torch.no_grad",
                 "torch.jit.ignore", "torch.jit.unused"}
 # Calls whose answer is known: model code runs eagerly, not under TorchScript or tracing.

@@ -356,6 +356,8 @@ class MemoMixin:
             caller.entry.__dict__.setdefault("probe_uses", {}).setdefault(pid, []).extend(uses)
         if "grad_flags" in entry.__dict__:  # requires_grad writes (calltrace.requires_grad)
             caller.entry.__dict__.setdefault("grad_flags", []).extend(entry.grad_flags)
+        if "parametrized" in entry.__dict__:  # weight_norm & co. (calltrace.parametrized)
+            caller.entry.__dict__.setdefault("parametrized", []).extend(entry.parametrized)
 
     def _bind(self, fn, unit, args, kwargs, generic):
         """Bind call arguments to parameters (Python's rules); None if they do not fit."""

@@ -24,7 +24,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from . import shapes as S
-from .calltrace import ModuleCall, calls_of, grad_flags_of
+from .calltrace import ModuleCall, calls_of, grad_flags_of, parametrized_of
 from .frames import Budget, Entry, Frame, _PseudoUnit, start_budget
 from .ops.attention import SUBMODULE_CALLS, SUBMODULES
 from .ops.spec import Dtype, TensorValue
@@ -382,8 +382,15 @@ class _Node:
         self.name, self.module, self.depth, self.parent, self.key = name, module, depth, parent, key
 
 
-def _children(m) -> list:
-    """(name, submodule, path steps) in registration order (torch's `_modules`)."""
+def _children(m, built=None) -> list:
+    """(name, submodule, path steps) in registration order (torch's `_modules`); with
+    `built`, also the modules a parametrization added (see _parametrizations)."""
+    views = _parametrization_views(m, built)
+    if views:
+        return _children(m) + [("parametrizations", views[0], (("attr", "__parametrizations__"),))]
+    made = m.__dict__.get("summary_children") if isinstance(m, NNModule) else None
+    if made:
+        return [(n, x, (("attr", n),)) for n, x in made]
     if isinstance(m, Container):
         keys = m.keys or [str(i) for i in range(len(m.items))]
         return [(str(k), x, (("item", i),)) for i, (k, x) in enumerate(zip(keys, m.items)) if _is_module(x)]
@@ -504,13 +511,14 @@ def _layer_call(module, x) -> ModuleCall:
 
 def _tree(root, name, built=None) -> tuple[dict, dict, bool]:
     """({identity: _Node}, {path: identity}, truncated), depth first in registration
-    order. Torchinfo knows a module by identity and keeps its last place in the tree; here
-    an nn.Module instance is known by its path (see above), and a layer or container by its
+    order. Torchinfo knows a module by identity and keeps its last place in the tree (its
+    hooks are registered again there, for the module and everything below it); here an
+    nn.Module instance is known by its path (see above), and a layer or container by its
     object within the nearest instance around it: `act = nn.ReLU()` used twice in one
     Sequential is one module, as in torch."""
     nodes: dict = {}
     idents: dict = {}
-    stack = [(name, root, 0, None, (), ((), root, ()))]
+    stack = [(name, root, 0, None, (), _root_scope(root))]
     while stack:
         if len(idents) >= MAX_ROWS:
             return nodes, idents, True
@@ -520,39 +528,51 @@ def _tree(root, name, built=None) -> tuple[dict, dict, bool]:
         ident = _ident(m, path, scope, built)
         idents[path] = ident
         node = nodes[ident] = _Node(var, m, depth, parent, ident)
-        inner = _inner_scope(scope, path, m, built)
-        stack.extend((n, c, depth + 1, node, path + steps, inner) for n, c, steps in reversed(_children(m)))
+        inner = _inner_scope(scope, path, m, built, ident)
+        stack.extend((n, c, depth + 1, node, path + steps, inner) for n, c, steps in reversed(_children(m, built)))
     return nodes, idents, False
 
 
+# A scope is (path of the nearest instance around, that instance, the identity of the
+# nearest instance around that one constructor run did not make alone (see _once), the
+# scope around, the instance's identity).
+def _root_scope(root) -> tuple:
+    return ((), root, (), None, ())
+
+
 def _ident(m, path, scope, built=None):
-    """Who a module is: its path, unless the constructor of the instance around it made it
-    itself (`act = nn.ReLU()` put twice in a Sequential): then the object, within that
-    instance. An object made by a memoized call (a helper `conv3x3(c, c)` called twice,
-    `Block(64)` built twice) is one value to the engine but several modules to torch. An
-    instance one constructor call made is one module wherever the program put it, within
-    the nearest instance around it that is not (see _built_once)."""
-    anchor = scope[2]
-    if path and isinstance(m, Instance) and built is not None and _once(m, built):
-        return ("one module", anchor, id(m))
-    if not path or isinstance(m, Instance):
-        return path
-    # The instance whose constructor made the layer, this one or one around it (`shared =
-    # nn.Linear(8, 8)` handed to two blocks is one module, within the model that made it).
-    outer = scope
-    while outer is not None:
-        if _made_by(m, outer[1]):
-            return (outer[0], id(m))
-        outer = outer[3] if len(outer) > 3 else None
-    return path
+    """Who a module is. A module the constructor of an instance around it made itself
+    (`act = nn.ReLU()` put twice in a Sequential, `shared = nn.Linear(8, 8)` handed to two
+    blocks) is that object, within that instance. An instance one constructor run made is
+    one module wherever the program put it (`ProjectionUpdater(instance=self.net)`), within
+    the nearest instance around it that is not (see _built_once). Any other module is its
+    name in the instance around it: an object made by a memoized call (a helper
+    `conv3x3(c, c)` called twice, `Block(64)` built twice) is one value to the engine but
+    several modules to torch. So the modules below a module at two places are the same
+    at both, as torch's are."""
+    if not path:
+        return ()
+    if isinstance(m, Instance) and built is not None and _once(m, built):
+        return ("one module", scope[2], id(m))
+    if not isinstance(m, Instance):
+        outer = scope
+        while outer is not None:
+            if _made_by(m, outer[1]):
+                return (outer[4], id(m))
+            outer = outer[3]
+        if _made_in_one_run(m, built):
+            return ("one layer", id(m))
+    return (scope[4], path[len(scope[0]):])
 
 
-def _inner_scope(scope, path, m, built):
-    """The scope of m's children: (m's path, m, the path of the nearest instance made by a
-    memoized call made several times, or the root)."""
+def _inner_scope(scope, path, m, built, ident=None):
+    """The scope of m's children (see _root_scope); `ident`: m's identity, if known."""
     if not isinstance(m, Instance):
         return scope
-    return (path, m, scope[2] if path and built is not None and _once(m, built) else path, scope)
+    if ident is None:
+        ident = _ident(m, path, scope, built)
+    once = path and built is not None and _once(m, built)
+    return (path, m, scope[2] if once else ident, scope, ident)
 
 
 def _built_once(engine) -> dict:
@@ -583,12 +603,105 @@ def _built_once(engine) -> dict:
             times[id(e)] = n
         return n
 
-    got = {}
-    for key, e in entries.items():
-        if e.key and e.key[0] == "<new>":
-            got[key] = runs(e)
+    parametrized: dict = {}
+    for e in entries.values():
+        for module, name, kind, new, dim in parametrized_of(e):
+            held = parametrized.setdefault(id(module), (module, {}))[1]
+            old = held.get(name)
+            # Both spellings by a try/except import: the newer, which the `try` imports.
+            if old is None or (new and not old[1]):
+                held[name] = (kind, new, dim)
+            elif old != (kind, new, dim) and old[1] == new:
+                held[name] = (kind, new, "?")
+    got = _Builds({key: runs(e) for key, e in entries.items() if e.key and e.key[0] == "<new>"}, runs, parametrized)
     engine._summary_built = got
     return got
+
+
+class _Builds(dict):
+    """_built_once's counts of constructor runs; `runs` counts any entry's runs;
+    `parametrized`: {id(module): (module, {tensor name: (kind, new spelling, dim)})}."""
+
+    def __init__(self, counts, runs, parametrized):
+        super().__init__(counts)
+        self.runs = runs
+        self.parametrized = parametrized
+
+
+# -- parametrizations ------------------------------------------------------------------------
+# weight_norm(m) (calltrace.parametrized) takes m's `weight` out of m's parameters and puts
+# weight_g and weight_v in (torch.nn.utils.weight_norm keeps them on m); the
+# torch.nn.utils.parametrizations spelling holds them in m.parametrizations.weight (a
+# ParametrizationList, original0 and original1) with a _WeightNorm module inside it.
+# spectral_norm keeps the tensor's size (weight_orig; parametrizations.weight.original).
+_PARAMETRIZATION_MODULE = {"weight_norm": "_WeightNorm", "spectral_norm": "_SpectralNorm"}
+_VIEWS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _parametrized(m, built) -> dict:
+    """{tensor name: (kind, new spelling, dim)} of the parametrizations applied to m."""
+    got = built.parametrized.get(id(m)) if isinstance(built, _Builds) else None
+    return got[1] if got is not None and got[0] is m else {}
+
+
+def _own_tensor(m, name):
+    layer = m.attrs.get("__layer__") if isinstance(m, Instance) else None
+    t = m.attrs.get(name) if isinstance(m, (Instance, NNModule)) else None
+    if not isinstance(t, TensorValue) and isinstance(layer, NNModule):
+        t = layer.attrs.get(name)
+    return t if isinstance(t, TensorValue) else None
+
+
+def _replacement_tensors(t, kind, dim) -> list:
+    """The parameters torch holds for a parametrized tensor t, in its order; None when
+    their sizes are not known."""
+    if kind == "spectral_norm":
+        return [t]
+    if dim == "?" or t.shape is None or (dim is not None and not -len(t.shape) <= dim < len(t.shape)):
+        return None
+    # torch.norm_except_dim: dim -1 (as None) is the norm of the whole tensor.
+    g = () if dim in (None, -1) else tuple(d if i == dim % len(t.shape) else 1 for i, d in enumerate(t.shape))
+    return [TensorValue(g, t.dtype), t]
+
+
+def _parametrization_views(m, built):
+    """For a module with parametrizations of the new spelling: (the `parametrizations`
+    ModuleDict value,); else None. Made once per module and parametrizations."""
+    applied = _parametrized(m, built)
+    if not any(new for _, new, _ in applied.values()):
+        return None
+    key = tuple(sorted(applied.items(), key=repr))
+    got = _VIEWS.get(m)
+    if got is not None and got[0] == key:
+        return got[1]
+    plists, names = [], []
+    for name, (kind, new, dim) in applied.items():
+        t = _own_tensor(m, name)
+        if not new or t is None:
+            continue
+        held = _replacement_tensors(t, kind, dim)
+        attrs = {"__tensor__": t}
+        if held is None:
+            attrs["__unknown__"] = True
+        else:
+            attrs.update(("original" if len(held) == 1 else f"original{i}", x) for i, x in enumerate(held))
+        plist = NNModule("torch.nn.utils.parametrize.ParametrizationList", attrs)
+        plist.summary_children = [("0", NNModule("torch.nn.utils.parametrizations." + _PARAMETRIZATION_MODULE[kind], {}))]
+        plists.append(plist)
+        names.append(name)
+    views = (Container("ModuleDict", plists, names),) if plists else None
+    _VIEWS[m] = (key, views)
+    return views
+
+
+def _made_in_one_run(m, built) -> bool:
+    """Whether layer m was made in the body of a constructor that ran once: one torch
+    module wherever the program put it (a layer a model makes and hands to its blocks).
+    A layer a helper or factory made is not: a memoized helper's value is several modules."""
+    origin = getattr(m, "origin", None)
+    if origin is None or not isinstance(built, _Builds) or not str(origin.unit_key).endswith(".__init__"):
+        return False
+    return built.runs(origin) <= 1
 
 
 def _once(m, built) -> bool:
@@ -598,8 +711,10 @@ def _once(m, built) -> bool:
 
 def _made_by(m, inst) -> bool:
     origin = getattr(m, "origin", None)
-    if origin is None or not isinstance(inst, Instance):
+    if origin is None:
         return False
+    if not isinstance(inst, Instance):  # a container or layer summarized on its own: made with it
+        return origin is getattr(inst, "origin", None)
     for c in inst.cls.mro():
         init = c.attrs.get("__init__")
         if origin.unit_key in (getattr(init, "unit_key", None), c.qualname + ".<new>"):
@@ -670,14 +785,17 @@ def _called_steps(expr, self_name):
 
 def _one_per_branch(recs) -> list:
     """The calls of an entry, without a call that repeats the one just before it on the
-    same module with the very same argument objects: both branches of an `if` whose
-    condition the analysis does not know run (`return x + self.conv(x)` / `return
-    self.conv(x)`), torch runs one. A loop `x = block(x)` passes the previous result,
-    which a memoized forward gives again as the same object: those calls all count."""
+    same module with the very same argument objects when both were made in branches of an
+    `if` whose condition the analysis does not know: both ways run (`return x +
+    self.conv(x)` / `return self.conv(x)`), torch runs one. Outside such branches a module
+    called twice on one input (`self.to_k(x)` twice) is two calls, as in torch. A loop
+    `x = block(x)` passes the previous result, which a memoized forward gives again as the
+    same object: those calls all count."""
     out = []
     for r in recs:
         prev = out[-1] if out else None
-        if prev is not None and prev.module is r.module and len(prev.args) == len(r.args) \
+        if prev is not None and prev.in_branch and r.in_branch and prev.module is r.module \
+                and len(prev.args) == len(r.args) \
                 and all(a is b for a, b in zip(prev.args, r.args)) \
                 and not any(a is prev.result for a in r.args):
             continue
@@ -688,7 +806,8 @@ def _one_per_branch(recs) -> list:
 class _Flattener:
     """Module calls in the order they start (torchinfo's pre-hooks), as (path, output)."""
 
-    def __init__(self):
+    def __init__(self, built=None):
+        self.built = built
         self.out: list = []
         self.called: set = set()
         self.active: set = set()
@@ -724,6 +843,16 @@ class _Flattener:
         body = rec.body
         if body is not None:
             self.entry(body, (body.__dict__.get("owner", m), path))
+        views = _parametrization_views(m, self.built) if path is not None else None
+        for i, plist in enumerate(views[0].items if views else ()):
+            # The forward reads the parametrized tensor, which runs its ParametrizationList:
+            # after the module's own calls (a padder first, then the conv's weight).
+            where = path + (("attr", "__parametrizations__"), ("item", i))
+            tensor = plist.attrs["__tensor__"]
+            for sub, steps in ((plist, ()),) + tuple((x, (("attr", n),)) for n, x in plist.summary_children):
+                call = ModuleCall(sub, [tensor], 0)
+                call.result = tensor
+                self.out.append((where + steps, tensor, call))
 
     def resolve(self, ctx, module, site=None):
         """The tree path of a module called from an entry whose `self` is ctx's owner."""
@@ -809,9 +938,10 @@ def _dep_call(dep) -> ModuleCall:
 def _build(engine, path, name, cls, inst, rec, context, n_contexts) -> ModelSummary:
     # Rows by place (a module the program put at two places is listed at both); the counts
     # below know it as one module (_Params), as module.parameters() does.
-    nodes, idents, truncated = _tree(inst, name)
+    params = _params(engine)
+    nodes, idents, truncated = _tree(inst, name, params.built)
     rows: list = []  # _Node (a container never called) or [node, output]
-    flat = _Flattener()
+    flat = _Flattener(params.built)
     if rec is not None:
         for e in engine.live.values():  # a diagnostic on the model's own call
             for d in e.diags.values():
@@ -831,15 +961,12 @@ def _build(engine, path, name, cls, inst, rec, context, n_contexts) -> ModelSumm
         _add_missing_containers(rows)
     else:  # no forward known: the tree alone, as torchinfo lists it without an input
         rows = _dfs_rows(nodes, idents)
-    params = engine.__dict__.get("_summary_params")
-    if params is None:
-        params = engine._summary_params = _Params(engine)
     out_rows, listed = [], set()
     for r in rows:
         node, output, error, inputs = (r, None, None, None) if isinstance(r, _Node) else r
         executed = not isinstance(r, _Node)
         total, trainable, _ = params.of(node.module)
-        out_rows.append(Row(node.name, _type_name(node.module), node.depth,
+        out_rows.append(Row(node.name, _type_name(node.module, params.built), node.depth,
                             torchinfo_size(output) if executed else None, total, trainable,
                             node.key in listed, node.module, error, inputs))
         listed.add(node.key)
@@ -847,6 +974,13 @@ def _build(engine, path, name, cls, inst, rec, context, n_contexts) -> ModelSumm
     return ModelSummary(name, path, context, tuple(rec.args) if rec is not None else (),
                         rec.result if rec is not None else None, out_rows, total, trainable,
                         nbytes, n_contexts, truncated or flat.truncated, cls)
+
+
+def _params(engine) -> "_Params":
+    params = engine.__dict__.get("_summary_params")
+    if params is None:
+        params = engine._summary_params = _Params(engine)
+    return params
 
 
 def _dfs_rows(nodes, idents) -> list:
@@ -897,7 +1031,9 @@ def _option_of(m, module) -> bool:
     return isinstance(m, OneOf) and any(o is module for o in m.options)
 
 
-def _type_name(m) -> str:
+def _type_name(m, built=None) -> str:
+    if _parametrization_views(m, built):
+        return "Parametrized" + _type_name(m)  # torch makes a class of that name
     if isinstance(m, OneOf):
         return " or ".join(dict.fromkeys(_type_name(o) for o in m.options))
     if isinstance(m, Instance):
@@ -934,7 +1070,7 @@ class _Params:
         return cached[1]
 
     def _count(self, module):
-        items = self._collect(module, (), ((), module, ()), set(), 0)
+        items = self._collect(module, (), _root_scope(module), set(), 0)
         if any(item is None for item in items):  # a container whose items the analysis does not know
             return UNKNOWN, UNKNOWN, UNKNOWN
         # One tensor at several places. In layers: the places in one layer value are modules
@@ -978,7 +1114,7 @@ class _Params:
             if isinstance(value, TensorValue):
                 self._flags[id(value)] = (value, flag)
             elif _is_module(value):
-                for item in self._collect(value, (), ((), value, ()), set(), 0):
+                for item in self._collect(value, (), _root_scope(value), set(), 0):
                     if item is not None:
                         self._flags[id(item[0])] = (item[0], flag)
         return self._flags
@@ -999,7 +1135,9 @@ class _Params:
             # A layer's spec copies its dicts (the copies of a TransformerEncoder's layer hold
             # the same tensors): its tensors are held by the layer, whatever their names.
             out.extend((t, TensorValue(t.shape, m.dtype or t.dtype), False, (id(_root(m)), None)) for _, _, t in own)
-            if m.name not in SUBMODULES:
+            if m.attrs.get("__unknown__"):
+                return [None]  # a parametrization whose tensors' sizes are not known
+            if m.name not in SUBMODULES and not _parametrized(m, self.built):
                 return out  # else the modules inside it come below, with their own tensors
         elif isinstance(m, OneOf):  # its count, when every module it may be has the same
             counts = {self._count(o)[:2] for o in m.options}
@@ -1029,9 +1167,29 @@ class _Params:
             inner = m.attrs.get("__container__")
             if isinstance(inner, Container) and (getattr(inner, "unknown", False) or UNKNOWN in inner.items):
                 out.append(None)
+        out = self._parametrized_tensors(m, out)
         inner_scope = _inner_scope(scope, path, m, self.built)
-        for _, c, steps in _children(m):
+        for _, c, steps in _children(m, self.built):
             out.extend(self._collect(c, path + steps, inner_scope, seen, depth + 1))
+        return out
+
+    def _parametrized_tensors(self, m, out) -> list:
+        """m's own parameters after weight_norm & co.: the parametrized tensor leaves them;
+        torch.nn.utils' spelling puts its replacements (weight_g, weight_v) on m itself, the
+        parametrizations spelling in a module below m (_parametrization_views)."""
+        applied = _parametrized(m, self.built)
+        if not applied:
+            return out
+        taken = {name: _own_tensor(m, name) for name in applied}
+        out = [x for x in out if x is None or all(x[0] is not t for t in taken.values())]
+        for name, (kind, new, dim) in applied.items():
+            t = taken[name]
+            if new or t is None:
+                continue
+            held = _replacement_tensors(t, kind, dim)
+            if held is None:
+                return out + [None]
+            out.extend((x, x, False, (id(m), f"{name}#{i}")) for i, x in enumerate(held))
         return out
 
     def _declared_params(self, cls):
@@ -1062,7 +1220,7 @@ def _layer_tensors(attrs: dict):
     """A modelled layer's parameters, as (the dict holding it, its name, tensor): its tensor
     attributes, also those of the layers it holds as dicts; buffers (running stats) are not."""
     for k, x in attrs.items():
-        if isinstance(k, str) and (k.startswith("running_") or k == "num_batches_tracked"):
+        if isinstance(k, str) and (k.startswith(("running_", "__")) or k == "num_batches_tracked"):
             continue
         if isinstance(x, TensorValue):
             yield attrs, k, x

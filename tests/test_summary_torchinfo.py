@@ -190,14 +190,7 @@ def test_summary_matches_torchinfo(path, tmp_path):
 
 
 # Known gaps on the corpus, each failing until fixed (strict).
-KNOWN_CORPUS = {
-    "rw_performer.py": "one module at two places by assignment (ProjectionUpdater(instance=self.net)): counted "
-                       "once, but listed at its first place where torchinfo lists it at its last",
-    "rw_tabnet.py": "layers shared between blocks by passing them in (shared_feat_transform): torchinfo lists a "
-                    "shared module at its last place, the summary at each",
-    "rw_tcn.py": "weight_norm's parametrization (ParametrizedConv1d, its weight_g / weight_v and their rows) "
-                 "is not modelled: the engine takes weight_norm(m) as m",
-}
+KNOWN_CORPUS: dict = {}
 
 
 def _corpus_files() -> list:
@@ -220,6 +213,97 @@ def test_summary_matches_torchinfo_on_corpus(name, monkeypatch):
 
 # Models the samples do not cover, each run under torch and summarized by torchinfo.
 MODELS = {
+    # One layer called twice on the same input is two rows (the second "recursive"); the
+    # two ways of an `if` the analysis cannot decide are one call.
+    "same_layer_twice": """
+class M(nn.Module):
+    def __init__(self, gate):
+        super().__init__()
+        self.proj = nn.Linear(8, 8)
+        self.gate = gate
+
+    def forward(self, x):
+        a = self.proj(x)
+        b = self.proj(x)
+        ab = a * b
+        if self.gate.sum() > 0:
+            c = self.proj(ab)
+        else:
+            c = -self.proj(ab)
+        return c
+
+y = M(torch.randn(3))(torch.randn(2, 8))
+""",
+    # weight_norm & co.: torch.nn.utils' spelling swaps weight for weight_g and weight_v; the
+    # parametrizations spelling renames the class and adds a ParametrizationList it runs.
+    "weight_norm_both_spellings": """
+from torch.nn.utils import weight_norm as old_weight_norm, spectral_norm as old_spectral_norm
+from torch.nn.utils.parametrizations import weight_norm, spectral_norm
+
+
+class Pad(nn.Conv1d):
+    def __init__(self, c_in, c_out):
+        super().__init__(c_in, c_out, 3)
+        self.pad = nn.ConstantPad1d((2, 0), 0.0)
+
+    def forward(self, x):
+        return super().forward(self.pad(x))
+
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = weight_norm(nn.Conv2d(3, 8, 3))
+        self.b = old_weight_norm(nn.Linear(8, 16), dim=None)
+        self.c = spectral_norm(nn.Linear(16, 4))
+        self.d = old_spectral_norm(nn.Linear(4, 4))
+        self.e = weight_norm(Pad(4, 6), dim=-1)
+        self.f = weight_norm(nn.Linear(6, 5), name="bias")
+
+    def forward(self, x, s):
+        y = self.a(x).mean((2, 3))
+        return self.d(self.c(self.b(y))), self.f(self.e(s).transpose(1, 2))
+
+y = M()(torch.randn(2, 3, 8, 8), torch.randn(2, 4, 7))
+""",
+    # Layers a model makes and hands to its blocks: a block summarized on its own counts them
+    # once (its own module.parameters()), as torch does.
+    "shared_layers_passed_in": """
+class Layer(nn.Module):
+    def __init__(self, fc):
+        super().__init__()
+        self.fc = fc
+        self.bn = nn.BatchNorm1d(8)
+
+    def forward(self, x):
+        return self.bn(self.fc(x))
+
+
+class Block(nn.Module):
+    def __init__(self, shared):
+        super().__init__()
+        self.shared = shared
+        self.layers = nn.ModuleList([Layer(fc) for fc in shared])
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        shared = nn.ModuleList([nn.Linear(8, 8), nn.Linear(8, 8)])
+        self.blocks = nn.ModuleList([Block(shared), Block(shared)])
+
+    def forward(self, x):
+        for b in self.blocks:
+            x = b(x)
+        return x
+
+y = M()(torch.randn(4, 8))
+""",
     # torch's composite layers: the modules inside them, in the order their forward calls them.
     "encoder_prenorm_gelu_norm": """
 class M(nn.Module):
@@ -444,9 +528,9 @@ def test_summary_matches_torchinfo_on_models(name, tmp_path):
 
 
 def test_a_module_at_two_places_counts_once(tmp_path):
-    """`ProjectionUpdater(instance=self.net)`: one module at two places is one to torch (the
-    rows list it where each place is; torchinfo lists it at its last), while Block(8) built
-    twice is two modules though the engine's memo makes them one value."""
+    """`ProjectionUpdater(instance=self.net)`: one module at two places is one to torch, and
+    torchinfo lists it (and what is below it) at its last place, while Block(8) built twice is
+    two modules though the engine's memo makes them one value."""
     path = tmp_path / "shared.py"
     path.write_text('''import torch
 import torch.nn as nn
@@ -501,5 +585,7 @@ y = M()(torch.randn(2, 8))
     want = sum(p.numel() for p in module.parameters())
     assert want == 3 * 72
     assert (s.total_params, s.trainable_params) == (want, want)
-    rows = {r.name: summary.dim_json(r.params) for r in s.rows if r.depth == 1}
-    assert rows == {"net": 144, "upd": 216}, rows  # each module's own parameters(), shared ones in
+    rows = [(r.name, r.depth, summary.dim_json(r.params)) for r in s.rows if r.depth <= 2]
+    assert rows == [("M", 0, 216), ("upd", 1, 216), ("inner", 2, 144), ("upd", 1, 216), ("scale", 2, 72)], rows
+    problems, compared = compare_file(str(path), path.read_text())
+    assert not problems and compared >= 1, problems
