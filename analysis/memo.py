@@ -347,6 +347,7 @@ class MemoMixin:
                 _add_fact(caller.entry.facts, k, v)
         caller.entry.diags.update(entry.diags)
         caller.entry.units.update(entry.units)
+        _carry_module_calls(self, entry, caller.entry)
         for name, n in entry.unknown_ops.items():
             caller.entry.unknown_ops[name] = caller.entry.unknown_ops.get(name, 0) + n
         caller.entry.deps.extend(entry.deps)
@@ -592,3 +593,21 @@ def _factory_sizes(name, v):
         out = ListVal([_factory_sizes(f"{name}[{i}]", x) for i, x in enumerate(v.items)], v.kind)
         return out
     return v
+
+
+def _carry_module_calls(engine, entry, into) -> None:
+    """The module calls a merged call made (a closure or an impure helper calling layers) are
+    its caller's own, placed among the caller's calls by the deps they come after (the
+    merged entry's deps are appended to the caller's). Not when the caller is inside a
+    recorded module call: then the merged entry is that call's forward (calltrace.traced
+    links it as the call's body, which keeps its calls)."""
+    calls = entry.__dict__.get("module_calls")
+    if not calls:
+        return
+    opened = engine.__dict__.get("_open_module_calls")
+    if opened and opened[-1][0] is into:
+        return
+    offset = len(into.deps)
+    for rec in calls:
+        rec.dep_index += offset
+    into.__dict__.setdefault("module_calls", []).extend(calls)

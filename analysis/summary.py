@@ -936,8 +936,8 @@ def _dep_call(dep) -> ModuleCall:
 
 
 def _build(engine, path, name, cls, inst, rec, context, n_contexts) -> ModelSummary:
-    # Rows by place (a module the program put at two places is listed at both); the counts
-    # below know it as one module (_Params), as module.parameters() does.
+    # A module the program put at two places is one node, at its last place (_tree), as
+    # torchinfo lists it; the counts know it as one module (_Params), as module.parameters() does.
     params = _params(engine)
     nodes, idents, truncated = _tree(inst, name, params.built)
     rows: list = []  # _Node (a container never called) or [node, output]

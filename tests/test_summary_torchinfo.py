@@ -213,6 +213,40 @@ def test_summary_matches_torchinfo_on_corpus(name, monkeypatch):
 
 # Models the samples do not cover, each run under torch and summarized by torchinfo.
 MODELS = {
+    # Layers called from a closure and from a helper that writes to the module (calls the
+    # engine merges into their caller): listed where they run.
+    "closure_and_impure_helper": """
+class Block(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.norm = nn.LayerNorm(d)
+        self.fc = nn.Linear(d, d)
+
+    def forward(self, x):
+        return x + self.fc(self.norm(x))
+
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([Block(8), Block(8)])
+        self.head = nn.Linear(8, 3)
+        self.calls = 0
+
+    def run(self, x):
+        self.calls += 1
+        return self.head(x)
+
+    def forward(self, x):
+        def step(block, h):
+            return block(h)
+
+        for block in self.blocks:
+            x = step(block, x)
+        return self.run(x)
+
+y = M()(torch.randn(2, 5, 8))
+""",
     # One layer called twice on the same input is two rows (the second "recursive"); the
     # two ways of an `if` the analysis cannot decide are one call.
     "same_layer_twice": """
