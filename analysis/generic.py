@@ -657,11 +657,17 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None,
 
 
 def _pinned_last(pin_sets, ranks):
-    """(the value of the last dim,) when the uses that pin it at the admitted ranks agree
-    and no admitted rank is 0; else None."""
+    """(the value of the last dim,) when some use pins it at every admitted rank, the pins
+    agree, and no admitted rank is 0; else None. (`x.view(3, 8)` pins the one dim of a
+    rank-1 input to 24, but not the last dim of a rank-2 one.)"""
     if not ranks or min(ranks) < 1:
         return None
-    values = {pins[r][r - 1] for pins in pin_sets for r in ranks if r - 1 in pins.get(r, {})}
+    values = set()
+    for r in ranks:
+        at_rank = {pins[r][r - 1] for pins in pin_sets if r - 1 in pins.get(r, {})}
+        if not at_rank:
+            return None
+        values |= at_rank
     if len(values) != 1:
         return None
     value = values.pop()

@@ -5,7 +5,9 @@ feed-forward, an attention projection) admits every rank, so no rank is claimed 
 `nn.Linear(dim, hidden)` still says its last dim is `dim` (generic.decide_input gives such an
 input a `tail`). An op applied to it is run on trial tensors with one, two and three fresh
 leading dims before that tail: when every trial leaves the leading dims where they were and
-agrees on the rest, the result is that rest after `...` (`Tensor[..., hidden]`); when every
+agrees on the rest, the result is that rest after `...` (`Tensor[..., hidden]`); when they
+mix the leading dims into others but agree on the rank and on the dims none of them reached,
+at every rank, those dims (`x.view(-1, 8)`: `Tensor[?, 8]`); when every
 trial fails for a reason that does not involve the leading dims, the op fails for every rank
 (`nn.Linear(hidden + 1, dim)` after it: a must-fail error). Anything else is Unknown.
 """
@@ -159,7 +161,9 @@ def reading(out, lead):
             # tailed mask, `x.mean()`): the same shape at every trial is the shape
             return ("fixed", tuple(out.shape), out.dtype)
         if tuple(out.shape[:n]) != lead or mentions_lead(out.shape[n:]):
-            return NO_READING
+            # The leading dims were moved or mixed into others (`x.view(-1, 8)`): the dims
+            # none of them reached, and the rank, when every trial agrees on them.
+            return ("mixed", tuple(S.UNKNOWN if mentions_lead(d) else d for d in out.shape), out.dtype)
         return ("tensor", tuple(out.shape[n:]), out.dtype)
     if isinstance(out, (tuple, list)):
         items = [reading(x, lead) for x in out]
@@ -171,7 +175,7 @@ def reading(out, lead):
 
 def mentions_fixed(r) -> bool:
     """Does an agreed reading hold a tensor shape none of the leading dims reached?"""
-    if r[0] == "fixed":
+    if r[0] in ("fixed", "mixed"):
         return True
     return r[0] in ("tuple", "list") and any(mentions_fixed(x) for x in r[1])
 
@@ -179,7 +183,7 @@ def mentions_fixed(r) -> bool:
 def rebuilt(r, lead):
     """The analysis value of an agreed reading; its tensors keep the input's leading dims."""
     kind = r[0]
-    if kind == "fixed":
+    if kind in ("fixed", "mixed"):
         return TensorValue(r[1], r[2])
     if kind == "tensor":
         if not r[1]:

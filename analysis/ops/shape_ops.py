@@ -75,6 +75,10 @@ def infer_size(ctx, target, n):
             infer = i
         elif isinstance(d, int) and d < 0:
             ctx.fail(ILLEGAL_VALUE, f"invalid shape dimension {d} at index {i} of shape {text}")
+    if n is UNKNOWN:
+        # An input of unknown rank (a generic input only this op uses): the target holds
+        # whenever the op runs; how many elements it has is not known, so nothing is checked.
+        return target if infer is None else target[:infer] + (UNKNOWN,) + target[infer + 1:]
     invalid = f"shape '{text}' is invalid for input of size {S.dim_text(n)}"
     if infer is None:
         ctx.require(S.eq(n, S.prod(target)), SHAPE_MISMATCH, invalid)
