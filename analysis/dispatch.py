@@ -223,9 +223,20 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
             _report_error(engine, site, ShapeError(e.code, tails.message(e.message), repair, e.core), args, module, spec)
         return UNKNOWN
     readings = [r[1] for r in results]
-    if kinds != {"ok"} or readings[0] is tails.NO_READING or any(r != readings[0] for r in readings):
+    if kinds == {"ok"} and (readings[0] is tails.NO_READING or any(r != readings[0] for r in readings)):
+        # The trials disagree on where the leading dims went (`torch.flatten(x, 1)`): a
+        # tensor of the same rank at every rank the op takes still has that rank.
+        longest = max(len(t.tail) for t in tailed)
+        leads = list(tails.TRIAL_LEADS) + list(range(max(tails.TRIAL_LEADS) + 1, generic.MAX_RANK - longest + 1))
+        every = results + [attempt(n) for n in leads[len(results):]]
+        joined = tails.same_rank_join([(n, r[1]) for n, r in zip(leads, every)]) \
+            if all(r[0] == "ok" for r in every) else None
+        if joined is None:
+            return UNKNOWN
+        readings = [joined]
+    elif kinds != {"ok"} or readings[0] is tails.NO_READING or any(r != readings[0] for r in readings):
         return UNKNOWN  # fails at some ranks only, moves the leading dims, or the ranks disagree
-    if tails.mentions_fixed(readings[0]):
+    elif tails.mentions_fixed(readings[0]):
         # A shape none of the leading dims reached must hold at every rank the op takes,
         # not only at the trials' (a mask of higher rank broadcasts the result up).
         longest = max(len(t.tail) for t in tailed)

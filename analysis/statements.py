@@ -165,6 +165,10 @@ class StatementsMixin:
                     c = S.eq(a, b)
                     if isinstance(c, S.Cond):
                         frame.assumptions.append((c, ((frame.path, frame.unit.key), s.nid)))
+                if any(a is UNKNOWN for a in value.shape):
+                    # a dim the analysis does not know is the one the code states
+                    return TensorValue(tuple(b if a is UNKNOWN else a for a, b in zip(value.shape, declared.shape)),
+                                       value.dtype)
             return value
         if value is UNKNOWN or (is_tensor(value) and value.shape is None):
             frame.hard_syms |= _tensor_syms(declared)

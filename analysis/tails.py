@@ -173,6 +173,24 @@ def reading(out, lead):
     return ("value", out)
 
 
+def same_rank_join(readings):
+    """One "fixed" reading for trials whose tensor outputs have one rank but disagree on
+    where the leading dims went (`torch.flatten(x, 1)`): each dim every trial gives alike,
+    else `?`. `readings`: (number of leading dims, reading) per trial. None when a trial
+    gives no single tensor, or the ranks or dtypes differ."""
+    shapes, dtypes = [], set()
+    for n, r in readings:
+        if r is NO_READING or r[0] not in ("tensor", "fixed", "mixed"):
+            return None
+        # a "tensor" reading kept its n leading dims in front: they differ between trials
+        shapes.append(((S.UNKNOWN,) * n if r[0] == "tensor" else ()) + tuple(r[1]))
+        dtypes.add(r[2])
+    if not shapes or len({len(x) for x in shapes}) != 1 or len(dtypes) != 1:
+        return None
+    dims = tuple(x[0] if all(d is x[0] or d == x[0] for d in x) else S.UNKNOWN for x in zip(*shapes))
+    return ("mixed", dims, dtypes.pop())
+
+
 def mentions_fixed(r) -> bool:
     """Does an agreed reading hold a tensor shape none of the leading dims reached?"""
     if r[0] in ("fixed", "mixed"):
