@@ -10,7 +10,7 @@ entries keep their records, so a reused result still has its calls.
 """
 from __future__ import annotations
 
-from .values import Instance
+from .values import Instance, NNModule
 
 
 class ModuleCall:
@@ -116,9 +116,12 @@ PARAMETRIZATIONS = {
 def parametrized(engine, fn_name, args, kwargs) -> None:
     """A call of one of PARAMETRIZATIONS on a module: (module, tensor name, kind, whether
     the parametrizations spelling, dim) in the entry that made it; dim None for the whole
-    tensor, "?" when not known. Not kept when it may not run (one way of an undecided `if`)."""
-    if engine.probing or not engine.stack or not args or any(f.blind for f in engine.stack):
+    tensor, "?" when not known, "maybe" when the call may not run (one way of an `if` the
+    analysis cannot decide: the parameters are then not known)."""
+    if engine.probing or not engine.stack or not args:
         return
+    if not (isinstance(args[0], NNModule) or (isinstance(args[0], Instance) and args[0].cls.is_module())):
+        return  # not a module the analysis knows
     kind, new = PARAMETRIZATIONS[fn_name]
     names = ("module", "name", "n_power_iterations" if kind == "spectral_norm" else "dim", "eps", "dim")
     given = dict(zip(names, args))
@@ -128,6 +131,8 @@ def parametrized(engine, fn_name, args, kwargs) -> None:
     if not isinstance(name, str):
         return
     dim = dim if dim is None or (type(dim) is int) else "?"
+    if any(f.blind for f in engine.stack):
+        dim = "maybe"
     engine.stack[-1].entry.__dict__.setdefault("parametrized", []).append((args[0], name, kind, new, dim))
 
 

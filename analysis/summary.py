@@ -609,8 +609,10 @@ def _built_once(engine) -> dict:
             held = parametrized.setdefault(id(module), (module, {}))[1]
             old = held.get(name)
             # Both spellings by a try/except import: the newer, which the `try` imports.
-            if old is None or (new and not old[1]):
+            if old is None or old[2] == "maybe" or (new and not old[1] and dim != "maybe"):
                 held[name] = (kind, new, dim)
+            elif dim == "maybe":
+                continue  # a call that may not run adds nothing to one that does
             elif old != (kind, new, dim) and old[1] == new:
                 held[name] = (kind, new, "?")
     got = _Builds({key: runs(e) for key, e in entries.items() if e.key and e.key[0] == "<new>"}, runs, parametrized)
@@ -667,7 +669,7 @@ def _replacement_tensors(t, kind, dim) -> list:
 def _parametrization_views(m, built):
     """For a module with parametrizations of the new spelling: (the `parametrizations`
     ModuleDict value,); else None. Made once per module and parametrizations."""
-    applied = _parametrized(m, built)
+    applied = {k: v for k, v in _parametrized(m, built).items() if v[2] != "maybe"}
     if not any(new for _, new, _ in applied.values()):
         return None
     key = tuple(sorted(applied.items(), key=repr))
@@ -1143,6 +1145,7 @@ class _Params:
             counts = {self._count(o)[:2] for o in m.options}
             if len(counts) != 1 or UNKNOWN in next(iter(counts)):
                 return [None]
+            seen.discard(ident)  # the module it may be stands at this very place
             return self._collect(m.options[0], path, scope, seen, depth)
         elif isinstance(m, Container):
             count = getattr(m, "count", None)
@@ -1180,6 +1183,8 @@ class _Params:
         applied = _parametrized(m, self.built)
         if not applied:
             return out
+        if any(dim == "maybe" for _, _, dim in applied.values()):
+            return out + [None]  # parametrized on one way of an undecided `if`: not known
         taken = {name: _own_tensor(m, name) for name in applied}
         out = [x for x in out if x is None or all(x[0] is not t for t in taken.values())]
         for name, (kind, new, dim) in applied.items():

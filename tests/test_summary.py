@@ -235,3 +235,54 @@ def test_a_module_a_sequential_subclass_did_not_take_still_counts(tmp_path):
         """)
     assert s.rows[0].type == "ConvNorm"
     assert summary.dim_json(s.total_params) == "?", s.total_params  # BatchNorm 28 or InstanceNorm 20
+
+
+def test_a_parametrization_that_may_not_run_leaves_the_count_unknown(tmp_path):
+    """weight_norm on one way of an `if` the analysis cannot decide: the parameters are
+    weight_g and weight_v on that way, weight on the other, so the count is not claimed;
+    the same call on the way that runs is counted as torch counts it."""
+    s = _summary(tmp_path, """
+        import torch
+        from torch import nn
+        from torch.nn.utils.parametrizations import weight_norm
+
+        class M(nn.Module):
+            def __init__(self, gate):
+                super().__init__()
+                if gate.sum() > 0:
+                    self.d = weight_norm(nn.Linear(4, 4))
+                else:
+                    self.d = nn.Linear(4, 4)
+                self.e = weight_norm(nn.Linear(4, 4))
+
+            def forward(self, x):
+                return self.e(self.d(x))
+
+        y = M(torch.randn(3))(torch.randn(2, 4))
+        """, "M")
+    counts = {r.name: summary.dim_json(r.params) for r in s.rows if r.depth == 1}
+    assert counts == {"d": "?", "e": 24}, counts
+    assert summary.dim_json(s.total_params) == "?"
+
+
+def test_a_module_of_two_alike_ways_counts_its_parameters(tmp_path):
+    """`self.d = nn.Linear(4, 4)` on both ways of an undecided `if`: one of two modules of
+    20 parameters has 20 (its row said 0: the module it may be was taken as listed already)."""
+    s = _summary(tmp_path, """
+        import torch
+        from torch import nn
+
+        class M(nn.Module):
+            def __init__(self, gate):
+                super().__init__()
+                if gate.sum() > 0:
+                    self.d = nn.Linear(4, 4)
+                else:
+                    self.d = nn.Linear(4, 4, bias=True)
+
+            def forward(self, x):
+                return self.d(x)
+
+        y = M(torch.randn(3))(torch.randn(2, 4))
+        """, "M")
+    assert [(r.name, summary.dim_json(r.params)) for r in s.rows] == [("M", 20), ("d", 20)]
