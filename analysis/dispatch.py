@@ -214,9 +214,10 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
     kinds = {r[0] for r in results}
     if "error" in kinds and kinds <= {"ok", "error"} and frame is not None:
         _note_lead_count(frame, tailed, dict(zip(tails.TRIAL_LEADS, results)), attempt)
+    # Lead counts past the trials, up to MAX_RANK: what holds at the trials must hold there too.
+    beyond = range(max(tails.TRIAL_LEADS) + 1, generic.MAX_RANK - max(len(t.tail) for t in tailed) + 1)
     if kinds == {"error"}:
-        longest = max(len(t.tail) for t in tailed)
-        more = [attempt(n) for n in range(max(tails.TRIAL_LEADS) + 1, generic.MAX_RANK - longest + 1)]
+        more = [attempt(n) for n in beyond]
         if all(r[0] == "error" for r in more) and not _has_unknown_value(s_args, s_kwargs, module):
             e = results[0][1]
             repair = {} if tails.mentions_lead(tuple(e.repair.values())) else e.repair
@@ -226,9 +227,8 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
     if kinds == {"ok"} and (readings[0] is tails.NO_READING or any(r != readings[0] for r in readings)):
         # The trials disagree on where the leading dims went (`torch.flatten(x, 1)`): a
         # tensor of the same rank at every rank the op takes still has that rank.
-        longest = max(len(t.tail) for t in tailed)
-        leads = list(tails.TRIAL_LEADS) + list(range(max(tails.TRIAL_LEADS) + 1, generic.MAX_RANK - longest + 1))
-        every = results + [attempt(n) for n in leads[len(results):]]
+        leads = list(tails.TRIAL_LEADS) + list(beyond)
+        every = results + [attempt(n) for n in beyond]
         joined = tails.same_rank_join([(n, r[1]) for n, r in zip(leads, every)]) \
             if all(r[0] == "ok" for r in every) else None
         if joined is None:
@@ -239,8 +239,7 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
     elif tails.mentions_fixed(readings[0]):
         # A shape none of the leading dims reached must hold at every rank the op takes,
         # not only at the trials' (a mask of higher rank broadcasts the result up).
-        longest = max(len(t.tail) for t in tailed)
-        for n in range(max(tails.TRIAL_LEADS) + 1, generic.MAX_RANK - longest + 1):
+        for n in beyond:
             r = attempt(n)
             if r[0] == "no" or (r[0] == "ok" and r[1] != readings[0]):
                 return UNKNOWN

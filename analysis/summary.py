@@ -1165,13 +1165,13 @@ class _Params:
                 if isinstance(x, TensorValue) and k in names and k not in layer_attrs:
                     out.append((x, x, k in frozen, (id(m), k)))
             if isinstance(layer, NNModule):
-                out.extend(self._collect(layer, path + (("attr", "__layer__"),), _inner_scope(scope, path, m, self.built),
+                out.extend(self._collect(layer, path + (("attr", "__layer__"),), _inner_scope(scope, path, m, self.built, ident),
                                          seen, depth + 1))
             inner = m.attrs.get("__container__")
             if isinstance(inner, Container) and (getattr(inner, "unknown", False) or UNKNOWN in inner.items):
                 out.append(None)
         out = self._parametrized_tensors(m, out)
-        inner_scope = _inner_scope(scope, path, m, self.built)
+        inner_scope = _inner_scope(scope, path, m, self.built, ident)
         for _, c, steps in _children(m, self.built):
             out.extend(self._collect(c, path + steps, inner_scope, seen, depth + 1))
         return out
