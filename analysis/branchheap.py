@@ -10,7 +10,7 @@ the two states (two modules become one of two, lists of another length become un
 from __future__ import annotations
 
 from . import values
-from .values import Container, DictVal, Instance, ListVal, NNModule
+from .values import Container, DictOptions, DictVal, Instance, ListVal, NNModule
 
 _LIST_ATTRS = ("unknown", "element", "prefix")
 
@@ -23,7 +23,8 @@ def state(obj):
         keys = list(obj.keys) if isinstance(obj, Container) and obj.keys is not None else None
         return ("items", list(obj.items), keys, {a: getattr(obj, a) for a in _LIST_ATTRS if hasattr(obj, a)})
     if isinstance(obj, DictVal):
-        return ("dict", dict(obj.items), getattr(obj, "unknown", False))
+        return ("dict", dict(obj.items), getattr(obj, "unknown", False),
+                obj.options if isinstance(obj, DictOptions) else None)
     return None
 
 
@@ -48,6 +49,14 @@ def restore(obj, st) -> None:
         obj.items.clear()
         obj.items.update(st[1])
         obj.unknown = st[2]
+        # A dict the two ways filled with other keys is one of the two (DictOptions: a
+        # Sequential of it is one of two Sequentials), the same object for its readers.
+        if st[3] is not None:
+            obj.__class__ = DictOptions
+            obj.options = st[3]
+        elif type(obj) is DictOptions:
+            obj.__class__ = DictVal
+            del obj.options
     values.changed(obj)
 
 
@@ -72,8 +81,21 @@ def joined(engine, obj, a, b):
                 {"unknown": True, "element": _element(engine, a, b) if isinstance(obj, ListVal) else None,
                  "prefix": 0})
     if a[1].keys() == b[1].keys() and not a[2] and not b[2]:
-        return ("dict", {k: engine.join(v, b[1][k]) for k, v in a[1].items()}, False)
-    return ("dict", {}, True)
+        return ("dict", {k: engine.join(v, b[1][k]) for k, v in a[1].items()}, False, None)
+    either = values.dict_options([_dict_of(a), _dict_of(b)])
+    if isinstance(either, DictOptions):
+        return ("dict", {}, True, either.options)
+    return ("dict", {}, True, None)
+
+
+def _dict_of(st):
+    """A dict value with the state `st`."""
+    if st[3] is not None:
+        return DictOptions(st[3])
+    d = DictVal(st[1])
+    if st[2]:
+        d.unknown = True
+    return d
 
 
 def _element(engine, a, b):

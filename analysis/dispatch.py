@@ -113,7 +113,11 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
         if verdict == "unsat" and _rests_on_soft(engine, frame, cond):
             return "soft", "", ()  # fails only under assumptions a joined path may have made
         if verdict == "contingent" and not cond.symbols() <= frame.hard_syms:
-            # Symbols the user never declared (from unknown inputs) only give errors.
+            # Symbols the user never declared (from unknown inputs) only give errors, or a
+            # warning when the model fails for every input once built with its defaults.
+            built = _fails_with_defaults(engine, frame, cond)
+            if built:
+                return "contingent", f"the model is built with its defaults ({built})", core
             verdict = "soft"
         if verdict == "contingent" and _holds_with_defaults(engine, frame, cond):
             verdict = "soft"  # fails only for hyperparameters the model is not built with by default
@@ -274,29 +278,62 @@ def _note_lead_count(frame, tailed, results: dict, attempt) -> None:
         generic.record_lead_count(frame, lead, ok[0])
 
 
-def _holds_with_defaults(engine, frame, cond) -> bool:
-    """In a context with no example call, does `cond` hold for every input once the
-    hyperparameter symbols of the instances running it take their defaults? A warning whose
-    counterexample needs a model built otherwise (`H = 1` under `assert H % (patch * window)
-    == 0`, with patch 4 and window 7 by default) is noise; the inputs stay free."""
+def _stack_defaults(engine) -> dict:
+    """{hyperparameter symbol: its default} of the generic instances running the current
+    frames ({} when two of them give one name different defaults: no verdict from those)."""
     defaults: dict = {}
     for f in engine.stack:
         inst = (getattr(f, "bound_args", None) or {}).get("self")
         origin = getattr(inst, "origin", None)
         if origin is not None:
-            defaults.update(origin.__dict__.get("generic_notes", {}).get("defaults", {}))
+            for n, v in origin.__dict__.get("generic_notes", {}).get("defaults", {}).items():
+                if not isinstance(v, int) or defaults.get(n, v) != v:
+                    return {}
+                defaults[n] = v
+    return defaults
+
+
+def _verdict_with_defaults(engine, frame, cond):
+    """The solver's verdict on `cond` once the hyperparameter symbols of the instances
+    running it take their defaults (the inputs stay free), and the defaults it used; None
+    when no default is involved or the defaults contradict what the code assumed."""
+    defaults = _stack_defaults(engine)
     if not defaults:
-        return False
+        return None, {}
     slice_ = solver.relevant_slice(frame.assumptions, cond)
-    if not (cond.symbols() | {n for c, _ in slice_ for n in c.symbols()}) & defaults.keys():
-        return False
-    mapping = {n: v for n, v in defaults.items() if isinstance(v, int)}
+    used = (cond.symbols() | {n for c, _ in slice_ for n in c.symbols()}) & defaults.keys()
+    if not used:
+        return None, {}
+    mapping = {n: defaults[n] for n in used}
     assumed = [(S.substitute_cond(c, mapping), o) for c, o in slice_]
     if any(c is False for c, _ in assumed):
-        return False  # the defaults contradict what the code assumed: no verdict from them
-    verdict, _, _ = solver.check([(c, o) for c, o in assumed if isinstance(c, S.Cond)],
-                                 S.substitute_cond(cond, mapping), engine.timeout_ms)
-    return verdict == "valid"
+        return None, {}
+    target = S.substitute_cond(cond, mapping)
+    if target is True or target is False:
+        return ("valid" if target else "unsat"), mapping
+    if not isinstance(target, S.Cond):
+        return None, {}
+    verdict, _, _ = solver.check([(c, o) for c, o in assumed if isinstance(c, S.Cond)], target,
+                                 engine.timeout_ms)
+    return verdict, mapping
+
+
+def _holds_with_defaults(engine, frame, cond) -> bool:
+    """In a context with no example call, does `cond` hold for every input once the
+    hyperparameter symbols of the instances running it take their defaults? A warning whose
+    counterexample needs a model built otherwise (`H = 1` under `assert H % (patch * window)
+    == 0`, with patch 4 and window 7 by default) is noise; the inputs stay free."""
+    return _verdict_with_defaults(engine, frame, cond)[0] == "valid"
+
+
+def _fails_with_defaults(engine, frame, cond) -> str:
+    """In a context with no example call: the defaults (`heads=8, dim_head=64`) with which
+    `cond` fails for every input, or "". A model that cannot run as built by default has a
+    bug for its default users even when other hyperparameters would make it run."""
+    verdict, mapping = _verdict_with_defaults(engine, frame, cond)
+    if verdict != "unsat":
+        return ""
+    return ", ".join(f"{n}={v}" for n, v in sorted(mapping.items()))
 
 
 def _holds_for_callers(engine, frame, cond) -> bool:

@@ -78,6 +78,21 @@ def split(engine, frame, test, env) -> Split | None:
     return Split(atoms, truths)
 
 
+def none_test(engine, frame, test, env):
+    """`p is None` / `p is not None` where `p` names a None default of a class nobody builds
+    (generic.DefaultNone): (name, that value, whether the test holds when p is given), else
+    None. The way where p is given sees it as a number the model is built with (its symbol:
+    `nn.Linear(hidden_dim, representation_size)`), not as None."""
+    if type(test) is not ir.Compare or len(test.ops) != 1 or test.ops[0] not in ("is", "is not") or \
+            type(test.left) is not ir.Name or type(test.comparators[0]) is not ir.Const or \
+            test.comparators[0].value is not None or env is None:
+        return None
+    v = env.get(test.left.id)
+    if not isinstance(v, DefaultNone) or not v.name:
+        return None
+    return test.left.id, v, test.ops[0] == "is not"
+
+
 def _note_split_flags(engine, atoms) -> None:
     """Remember, on the generic instance being built, the flags its construction split on
     (`dim * mult * (2 if glu else 1)`): its methods then run on one instance per value of

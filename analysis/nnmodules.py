@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import calltrace, ir
 from .dispatch import from_spec, run_op, to_spec
 from .ops.spec import REGISTRY, Dtype, is_tensor
+from .alternatives import OneOf
 from .shapes import UNKNOWN
 from .values import (value_key, added_after_loop, alike, unknown_list, MaybeNone, BoundRef, Container, DictVal, Instance, ListVal, NNModule,
                      SliceVal, named_parameters, parameters, set_dtype, set_training)
@@ -112,6 +113,19 @@ def _repeated(engine, layer, args, site):
 
 def make_container(engine, name, args, kwargs):
     kind = CONTAINERS[name]
+    if kind in ("Sequential", "ModuleDict") and len(args) == 1 and isinstance(args[0], DictVal) and \
+            getattr(args[0], "unknown", False):
+        # A dict filled differently by way (`if representation_size is None: layers["head"]
+        # = ...`): one container per way, called each way; keys not known: nothing.
+        options = [make_container(engine, name, [o], kwargs) for o in getattr(args[0], "options", ())]
+        if options and all(isinstance(o, Container) for o in options):
+            return options[0] if len(options) == 1 else OneOf(options)
+        element = getattr(args[0], "element", None)
+        if options or element is None or kind != "Sequential":
+            return UNKNOWN
+        c = Container(kind, [])  # filled in a loop: blocks that look alike, in order
+        c.unknown, c.element, c.prefix = True, element, 0
+        return engine.new_obj(c)
     if kind == "Sequential":
         if len(args) == 1 and isinstance(args[0], DictVal):
             keys = list(args[0].items.keys())

@@ -188,16 +188,25 @@ class StatementsMixin:
         if sp is not None and not (sp.possible(True) and sp.possible(False)):
             return self.exec_block(frame, s.body if sp.possible(True) else s.orelse, env)
         on_true, on_false = (sp.values_when(True), sp.values_when(False)) if sp is not None else ({}, {})
+        given = flags.none_test(self, frame, s.test, env) if sp is None else None
 
-        def way(body, assumed, values):
+        def way(body, assumed, values, truth=None):
             way_env = _copy_env(env)
             if sp is not None:
                 flags.bind(self, frame, sp, way_env, values)
+            if given is not None and truth is given[2] and way_env is not None:
+                # `if representation_size is not None:` (or the else of `is None`): given.
+                name, none, _ = given
+                value = way_env[name] = S.sym(none.name)
+                out = self._branch(frame, body, way_env, assumed, s.nid)
+                if out is not None and out.get(name) is value:
+                    out[name] = none  # unchanged: the None default again where the ways meet
+                return out
             return self._branch(frame, body, way_env, assumed, s.nid)
 
         a, b = branchheap.run_both_ways(
-            self, lambda: way(s.body, test, on_true),
-            lambda: way(s.orelse, S.not_(test) if isinstance(test, S.Cond) else test, on_false))
+            self, lambda: way(s.body, test, on_true, True),
+            lambda: way(s.orelse, S.not_(test) if isinstance(test, S.Cond) else test, on_false, False))
         out = self.join_env(a, b)
         if sp is not None and out is not None:
             # Where only one way goes on (`if flag: return ...`), the flags have its values.
@@ -316,7 +325,7 @@ class StatementsMixin:
                     if getattr(obj, "unknown", False):
                         # already of unknown length: its writes kept the element up to date
                         # (added_after_loop, set_item)
-                        element = getattr(obj, "element", None) if isinstance(obj, (ListVal, Container)) else None
+                        element = getattr(obj, "element", None)
                         if "suffix" in obj.__dict__:
                             obj.suffix = None  # a second loop: what comes last is not known
                     else:
@@ -671,8 +680,13 @@ class StatementsMixin:
         elif isinstance(obj, (ListVal, DictVal)):
             self._mutated(obj)
             if isinstance(obj, DictVal):
+                # A key not known (`layers[f"block_{i}"] = Block(dim)` in a loop of unknown
+                # count): keys not known, values like every value it holds (its element).
+                held = [getattr(obj, "element", None)] if getattr(obj, "unknown", False) else list(obj.items.values())
+                alike = [x for x in held if x is not None] + [value]
                 obj.items.clear()
                 obj.unknown = True
+                obj.element = values.join_alike(self, alike) if None not in held else None
         # Tensor item assignment (x[..] = y) does not change x's shape.
 
     def _set_list_items(self, frame, obj, index, value):
