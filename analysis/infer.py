@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 
-from .values import ClassVal, FunctionVal, Instance, value_key
+from .values import SOME_INT, ClassVal, FunctionVal, Instance, alike, value_key
 from . import values
 from .frames import Budget, Entry, start_budget, stop_run, Frame, reachable, _is_static, _short, _module_name
 from .expressions import ExpressionsMixin
@@ -23,6 +23,7 @@ from .statements import StatementsMixin
 from .annotations import tensor_from_annotation
 from .ops.spec import TensorValue
 from . import shapes as S
+from .block_params import block_choices
 from .generic import (DefaultBool, RankProbe, broadcast_renaming, context_notes, decide_input, gather_uses,
                       lead_count, ranked_from_tail)
 
@@ -203,7 +204,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 self_value = self._generic_instance(cls)
                 if isinstance(fn, FunctionVal) and _is_static(fn):
                     self_value = None
-                worlds = self.flag_worlds(cls, self_value)
+                worlds = self.flag_worlds(cls, self_value, module_env)
                 if worlds:
                     self._run_with_instances(fn, worlds, key, collected, own)
                     continue
@@ -225,7 +226,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.roots.extend(e for e in collected if e.id not in dropped)
         self.compute_live()
 
-    def flag_worlds(self, cls, inst) -> list:
+    def flag_worlds(self, cls, inst, module_env=None) -> list:
         """The instances of a class nobody builds, one per value of the bool flags its
         construction split on (generic.DefaultBool; at most MAX_FLAG_WORLD_FLAGS of them),
         or [] to use the one generic instance. Built with both values joined, `nn.Linear(dim,
@@ -245,20 +246,30 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         kept = {v.name for v in inst.attrs.values() if isinstance(v, DefaultBool)} | set(inst.attrs) | \
             inst.origin.__dict__.get("passed_flags", set())
         flags = sorted(n for n in inst.origin.__dict__.get("split_flags", ()) if n in params and n in kept)
-        if not flags or len(flags) > MAX_FLAG_WORLD_FLAGS:
+        if len(flags) > MAX_FLAG_WORLD_FLAGS:
+            flags = []
+        # A block class it takes (`ResNet(block, layers)`): one world per class of the file
+        # it could be (block_params), each a guess.
+        blocks = block_choices(self.program, module_env, cls) if module_env is not None else None
+        if not flags and blocks is None:
             return []
+        # (its lists of numbers, `layers[0]`: any length, each an int)
+        sizes = {n: alike(SOME_INT) for n in blocks[2]} if blocks else {}
+        block_ways = [((blocks[0], b),) for b in blocks[1]] if blocks else [()]
         dead = inst.origin.__dict__.get("dead_flag_values", set())  # (a way that raises)
         worlds = []
-        for values in itertools.product((False, True), repeat=len(flags)):
+        for values, block in itertools.product(itertools.product((False, True), repeat=len(flags)), block_ways):
             if any((f, v) in dead for f, v in zip(flags, values)):
                 continue
             sink = self._collect[-1] if self._collect else []
             mark = len(sink)
-            w = self.construct(cls, [], dict(zip(flags, values)), None, generic=True)
+            w = self.construct(cls, [], {**dict(zip(flags, values)), **dict(block), **(sizes if block else {})},
+                               None, generic=True)
             if not isinstance(w, Instance):
                 continue
-            w.context_label = "with " + ", ".join(f"{f}={v}" for f, v in zip(flags, values))
-            if any(init.defaults.get(f) is not v for f, v in zip(flags, values)):
+            w.context_label = "with " + ", ".join([f"{f}={v}" for f, v in zip(flags, values)] +
+                                                  [f"{n}={b.qualname.rsplit('.', 1)[-1]}" for n, b in block])
+            if block or any(init.defaults.get(f) is not v for f, v in zip(flags, values)):
                 # A value the model is not built with by default is a guess, like a way of an
                 # `if` on it: its shapes are shown, and the diagnostics in the class's own
                 # methods are not (a def it calls fails alike for any caller: ide._engine_view).
