@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 
 from .values import SOME_INT, ClassVal, FunctionVal, Instance, alike, value_key
-from . import values
+from . import branchheap, values
 from .frames import Budget, Entry, start_budget, stop_run, Frame, reachable, _is_static, _short, _module_name
 from .expressions import ExpressionsMixin
 from .memo import MemoMixin
@@ -328,6 +328,10 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self._collect.append(sink)
         self.probing += 1
         self.probe_base.append(len(self.stack))
+        # The probing run's writes to objects that existed before it (`self.inplanes =
+        # planes` in `_make_layer`) are undone: the real run starts from the heap as it was.
+        writes = branchheap.BranchWrites()
+        self._branch_writes.append(writes)
         try:
             self.call_user(fn, args, {**kwargs, **probes}, generic=generic)
         except Budget:
@@ -336,6 +340,9 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             self._collect.pop()
             self.probing -= 1
             self.probe_base.pop()
+            self._branch_writes.pop()
+            for obj, before in writes.before.values():
+                branchheap.restore(obj, before)
         uses = gather_uses(self._recorded_run(sink, mark))
         inputs, first = {}, True
         for n in names:
