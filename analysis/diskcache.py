@@ -39,11 +39,10 @@ import tempfile
 import threading
 import time
 
-from parso.utils import split_lines
 
 from . import ir, lower
 from .ircodec import CLASSES, FIELDS, CorruptEntry, decode, encode, spans_in, spans_out
-from .syntax import Segment
+from .syntax import Segment, split_lines
 
 log = logging.getLogger(__name__)
 

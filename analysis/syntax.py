@@ -25,10 +25,24 @@ from __future__ import annotations
 import bisect
 
 import parso
-from parso.utils import split_lines
+from parso.utils import split_lines as _parso_split_lines
 
 _GRAMMAR = parso.load_grammar()
 _ERRORS = ("error_node", "error_leaf")
+# Characters str.splitlines breaks on and Python does not (parso keeps them in the line).
+_NOT_PYTHON_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
+def split_lines(text: str, keepends: bool = True) -> list[str]:
+    """parso's split_lines (lines as Python counts them, and a last "" after a final
+    newline), in C when the text holds none of the breaks only str.splitlines knows:
+    a third of the time on every edit of a 3,000-line file."""
+    if not keepends or any(c in text for c in _NOT_PYTHON_BREAKS):
+        return _parso_split_lines(text, keepends=keepends)
+    out = text.splitlines(keepends=True)
+    if not text or text.endswith("\n"):
+        out.append("")
+    return out
 
 
 class Segment:
