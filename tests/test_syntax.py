@@ -153,3 +153,19 @@ def _walk(nodes):
         n = stack.pop()
         yield n
         stack.extend(getattr(n, "children", ()))
+
+
+def test_split_lines_is_parsos_on_any_text():
+    """The fast path (str.splitlines) gives exactly parso's lines, also with the breaks only
+    one of them knows (\\r, \\x0c, \\u2028, ...) and a final newline."""
+    import random
+
+    from parso.utils import split_lines as parso_split_lines
+
+    from shapesense.analysis.syntax import split_lines
+
+    rng = random.Random(7)
+    alphabet = ["a", "\n", "\r", "\r\n", "\x0c", "\x0b", " ", "#", "\u2028", "\x85", "x"]
+    for _ in range(5000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+        assert split_lines(text) == parso_split_lines(text, keepends=True), repr(text)
