@@ -1197,6 +1197,14 @@ def binary_op(engine, op, a, b, site, inplace=False):
             except (TypeError, ValueError):
                 return UNKNOWN
         return UNKNOWN
+    if inplace and op == "+" and isinstance(a, ListVal) and a.kind == "list" and not getattr(a, "unknown", False):
+        # `layers += [conv, nn.ReLU()]` extends the list in place, as Python does (a loop
+        # of unknown count then knows what it appended: statements._fixpoint)
+        items = engine.iterate(None, b)
+        if items is not None:
+            engine._mutated(a)
+            a.items.extend(items)
+            return a
     if isinstance(a, ListVal) and isinstance(b, ListVal) and op == "+":
         kind = "list" if a.kind == "list" else "tuple"
         if getattr(a, "unknown", False) or getattr(b, "unknown", False):

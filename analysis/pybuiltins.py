@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from . import shapes as S
+from . import intervals, shapes as S
 from .shapes import UNKNOWN
 from .limits import MAX_INT_BITS
 from .values import SOME_INT, Container, DictVal, Instance, ListVal, Ref, alike, is_int_like, is_tensor, too_many, unknown_list
@@ -120,7 +120,17 @@ def _length(engine, v):
 def _range(engine, args, kwargs, site):
     if not all(isinstance(a, int) and not isinstance(a, bool) for a in args):
         if args and all(is_int_like(a) for a in args):
-            return alike(SOME_INT, "tuple")  # range(t): ints, how many is not known
+            out = alike(SOME_INT, "tuple")  # range(t): ints, how many is not known
+            start, stop = (0, args[0]) if len(args) == 1 else args[:2]
+            if len(args) <= 2 and type(start) is int and stop is not SOME_INT and site is not None \
+                    and intervals.bounds(S.sub(stop, start))[0] >= 1:
+                # range(depth), depth a size (>= 1): the first item is surely `start`, so
+                # `if i == 0:` decides it (the first block built apart); the others are past
+                # it (a number of their own, printed `?`, that decides no op's check).
+                frame, node = site
+                rest = S.sym(f"{S.PIECE}loop:{frame.unit.key}:{node.nid}")
+                out.items, out.prefix, out.element = [start], 1, S.add(start, rest)
+            return out
         return UNKNOWN
     r = range(*args)
     if len(r) > 4096:

@@ -330,6 +330,8 @@ class StatementsMixin:
                             obj.suffix = None  # a second loop: what comes last is not known
                     else:
                         element = values.join_alike(self, added) if added else None
+                        if element is None and added:
+                            element = _one_round(self, added)
                     obj.unknown = True
                     obj.element = element
                     values.changed(obj)
@@ -762,6 +764,21 @@ def _catches_import_error(exc_type) -> bool:
 
 def _is_ref(v, name: str) -> bool:
     return isinstance(v, Ref) and v.name == name
+
+
+def _one_round(engine, added):
+    """Layers a loop appends a few at a time (`layers += [conv, nn.ReLU()]`), which do not
+    all look alike: one round of them as a Sequential (each place joined over the rounds),
+    so a Sequential or a loop over the list applies the rounds in order; None when the
+    items are no layers or no round length up to 4 fits."""
+    from .alternatives import _callable
+    for p in range(2, 5):
+        if len(added) % p:
+            continue
+        places = [values.join_alike(engine, added[j::p]) for j in range(p)]
+        if all(x is not None and _callable(x) and not isinstance(x, (FunctionVal, ClassVal)) for x in places):
+            return Container("Sequential", places, [str(i) for i in range(p)])
+    return None
 
 
 def known_prefix(v) -> list:
