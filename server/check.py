@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 import traceback
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -20,6 +21,7 @@ from typing import TextIO
 
 from shapesense.analysis import suppression
 from shapesense.analysis.db import AnalysisHost, EngineSettings
+from shapesense.analysis.frames import Cancelled
 from shapesense.analysis.results import Diagnostic, FileAnalysis
 
 from .config import ProjectConfig
@@ -27,12 +29,16 @@ from .formats import WRITERS
 from .paths import python_files, read_text
 
 EXIT_CLEAN, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+# One file's analysis in CI: a file that would take longer (a huge generated model, a hostile
+# one) gets no diagnostics and a note, so one file cannot hold the whole check.
+DEFAULT_BUDGET_MS = 60_000
 
 
 @dataclass
 class Report:
     analyses: list[FileAnalysis] = field(default_factory=list)  # diagnostics as shown
     failures: list[tuple[str, str]] = field(default_factory=list)  # (path, traceback)
+    over_budget: list[tuple[str, int]] = field(default_factory=list)  # (path, ms spent): no diagnostics
 
     @property
     def errors(self) -> int:
@@ -71,7 +77,7 @@ def shown(text: str, diagnostics: list[Diagnostic], config: ProjectConfig, warn_
 
 
 def run(paths: list[str], settings: EngineSettings | None = None, config: ProjectConfig | None = None,
-        warn_unused_ignores: bool = False) -> Report:
+        warn_unused_ignores: bool = False, budget_ms: int = DEFAULT_BUDGET_MS) -> Report:
     config = config or ProjectConfig()
     files = collect(paths, config)
     dirs = [os.path.abspath(p) for p in paths if os.path.isdir(p)]
@@ -87,8 +93,13 @@ def run(paths: list[str], settings: EngineSettings | None = None, config: Projec
             host.set_file(path, text)
             texts[path] = text
     for path, text in texts.items():
+        started = time.monotonic()
+        deadline = started + budget_ms / 1000 if budget_ms else None
         try:
-            analysis = host.analyze(path)
+            analysis = host.analyze(path, cancel=(lambda: time.monotonic() > deadline) if deadline else None)
+        except Cancelled:
+            report.over_budget.append((path, round((time.monotonic() - started) * 1000)))
+            continue
         except Exception:
             report.failures.append((path, traceback.format_exc()))
             continue
@@ -98,8 +109,8 @@ def run(paths: list[str], settings: EngineSettings | None = None, config: Projec
 
 def main(paths: list[str], fmt: str, unknown_ops: bool, settings: EngineSettings,
          config: ProjectConfig | None = None, warn_unused_ignores: bool = False, exit_zero: bool = False,
-         out: TextIO = sys.stdout) -> int:
-    report = run(paths, settings, config, warn_unused_ignores)
+         out: TextIO = sys.stdout, budget_ms: int = DEFAULT_BUDGET_MS) -> int:
+    report = run(paths, settings, config, warn_unused_ignores, budget_ms)
     try:
         WRITERS[fmt](report, unknown_ops, out)
         out.flush()
@@ -107,6 +118,9 @@ def main(paths: list[str], fmt: str, unknown_ops: bool, settings: EngineSettings
         sys.stdout = None  # no second error when the interpreter flushes stdout at exit
     for path, error in report.failures:
         sys.stderr.write(f"shapesense: {path}: {error}\n")
+    for path, spent in report.over_budget:
+        sys.stderr.write(f"shapesense: {path}: analysis stopped after {spent:,} ms (over --budget-ms "
+                         f"{budget_ms:,}); no diagnostics for this file\n")
     if report.failures:
         return EXIT_USAGE
     if report.errors and not exit_zero:

@@ -21,6 +21,18 @@ def _host_port(value: str) -> tuple[str, int]:
     return host or "127.0.0.1", int(port)
 
 
+def check_budget_default() -> int:
+    from .check import DEFAULT_BUDGET_MS
+
+    return DEFAULT_BUDGET_MS
+
+
+def _budget_ms(value: str) -> int:
+    if not value.isdigit():
+        raise argparse.ArgumentTypeError("expected a number of milliseconds (0: no limit)")
+    return int(value)
+
+
 def _timeout_ms(value: str) -> int:
     from .config import SOLVER_TIMEOUT_RANGE
 
@@ -71,6 +83,9 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--warn-unused-ignores", action="store_true",
                        help="report '# shapesense: ignore' comments that silence nothing (code unused-ignore)")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when errors are found")
+    check.add_argument("--budget-ms", type=_budget_ms, default=check_budget_default(),
+                       help="time for one file's analysis; past it the file gets no diagnostics and a "
+                            "note on stderr (default: %(default)s; 0: no limit)")
     check.add_argument("--python", metavar="PATH", default=None,
                        help="the interpreter whose installed libraries are analysed from source "
                             "(default: python from the configuration, else the one running shapesense)")
@@ -151,7 +166,8 @@ def main(argv: list[str] | None = None) -> int:
         disk_cache=True,
     )
     return check.main(args.paths, args.format, args.unknown_ops, settings, project,
-                      warn_unused_ignores=args.warn_unused_ignores, exit_zero=args.exit_zero)
+                      warn_unused_ignores=args.warn_unused_ignores, exit_zero=args.exit_zero,
+                      budget_ms=args.budget_ms)
 
 
 def _cache_command(args: argparse.Namespace) -> int:

@@ -406,3 +406,19 @@ def test_no_ignore_edit_where_no_comment_can_go():
 
     assert ignore_edit("a = f(x) + \\\n  1\n", 0, "shape-mismatch") is None  # after a backslash
     assert ignore_edit("a = f(x)  # shapesense: ignore\n", 0, "shape-mismatch") is None  # already silenced
+
+
+# -- --budget-ms ---------------------------------------------------------------------------------
+
+def test_a_file_over_the_budget_gets_a_note_and_the_others_are_still_checked(tmp_path):
+    """One slow file (8,000 statements: seconds of analysis) cannot hold the whole check: past
+    --budget-ms it gets no diagnostics and a note on stderr; the other file's error is still
+    reported, and the exit code is the other file's."""
+    slow = "import torch\n\nx = torch.randn(2, 3)\n" + "x = torch.relu(x) + x\n" * 8000
+    (tmp_path / "slow.py").write_text(slow)
+    (tmp_path / "bad.py").write_text(program())
+    r = run("check", "slow.py", "bad.py", "--budget-ms", "300", cwd=tmp_path)
+    assert r.returncode == 1, r.stderr
+    assert re.search(r"slow\.py: analysis stopped after [\d,]+ ms \(over --budget-ms 300\)", r.stderr), r.stderr
+    assert "in 1 file(s)" in r.stdout
+    assert len(codes_by_line(r.stdout)) == 3 and r.stdout.count("bad.py:") == 3, r.stdout
