@@ -17,7 +17,7 @@ class OneOf:
         return ("one-of", tuple(key(o) for o in self.options))
 
 
-def _callable(v) -> bool:
+def is_callable(v) -> bool:
     # A Ref is a modelled library name: `Act = nn.SiLU` or `nn.ReLU` by a version check, two
     # spellings of weight_norm by a try/except import. Calling one that is no callable gives
     # Unknown, which the join keeps.
@@ -27,7 +27,7 @@ def _callable(v) -> bool:
 
 def either(a, b):
     """The join of two callables, or None when they are not both callables."""
-    if not (_callable(a) and _callable(b)):
+    if not (is_callable(a) and is_callable(b)):
         return None
     options = []
     for v in (a, b):

@@ -771,12 +771,12 @@ def _one_round(engine, added):
     all look alike: one round of them as a Sequential (each place joined over the rounds),
     so a Sequential or a loop over the list applies the rounds in order; None when the
     items are no layers or no round length up to 4 fits."""
-    from .alternatives import _callable
+    from .alternatives import is_callable
     for p in range(2, 5):
         if len(added) % p:
             continue
         places = [values.join_alike(engine, added[j::p]) for j in range(p)]
-        if all(x is not None and _callable(x) and not isinstance(x, (FunctionVal, ClassVal)) for x in places):
+        if all(x is not None and is_callable(x) and not isinstance(x, (FunctionVal, ClassVal)) for x in places):
             return Container("Sequential", places, [str(i) for i in range(p)])
     return None
 
