@@ -8,7 +8,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from lsp_helpers import TIMEOUT, encoding, find_position, hover_first_line, hover_until, open_doc
+from lsp_helpers import TIMEOUT, diagnostics, encoding, find_position, hover_first_line, hover_until, open_doc
 
 pytestmark = pytest.mark.asyncio
 
@@ -49,7 +49,13 @@ async def test_routed_keywords_and_a_loop_built_stem_over_lsp(real: LanguageClie
             ("merged_layers_nodriver.py", "x = self.proj(x)", "x: Tensor[n, hidden_dim, ?, ?]"),
             # an input ranked by the einsum after it; a part given by an annotated parameter
             ("ranked_by_later_op_nodriver.py", "k = self.k(key)", "k: Tensor[key_B, batch, heads, dim//heads]"),
-            ("annotated_parts_nodriver.py", "first = self.norm", "first: Tensor[N, d_model]")):
+            ("annotated_parts_nodriver.py", "first = self.norm", "first: Tensor[N, d_model]"),
+            # a Sequential of a dict filled by way; a ResNet given its block class; a helper
+            # probed for an unknown count (its probe's writes undone: no false error)
+            ("sequential_dict_nodriver.py", "logits = self.head(first)", "logits: Tensor[b, num_classes]"),
+            ("block_parameter_nodriver.py", "x = self.layer2(x)",
+             "x: Tensor[N, ?, (H - 1)//2//2//2 + 1, (W - 1)//2//2//2 + 1]"),
+            ("unknown_count_helper_nodriver.py", "y = self.layer1(x)", "y: Tensor[N, 32, H, W]")):
         path = real.root / name
         text = (SAMPLES / name).read_text()
         path.write_text(text)
@@ -59,3 +65,23 @@ async def test_routed_keywords_and_a_loop_built_stem_over_lsp(real: LanguageClie
         assert hover_first_line(h) == expected
         await asyncio.sleep(0.5)
         assert not [d for d in real.published if d.uri == uri and d.diagnostics]
+
+
+async def test_a_model_failing_with_its_defaults_gets_a_warning_over_lsp(real: LanguageClient):
+    # With no caller, a head split that fails for every input once the model is built with
+    # its defaults is a warning naming them; the first round of a loop built apart grounds an
+    # error for every input (loop_first_block_nodriver.py's Stem).
+    for name, line, severity, words in (
+            ("defaults_fail_nodriver.py", "return q.view(b, n, self.heads + 1, -1)", types.DiagnosticSeverity.Warning,
+             "built with its defaults (dim_head=64, heads=8)"),
+            ("loop_first_block_nodriver.py", "return self.blocks(y)", types.DiagnosticSeverity.Error,
+             "to have width + 1 channels")):
+        path = real.root / name
+        text = (SAMPLES / name).read_text()
+        path.write_text(text)
+        uri = path.as_uri()
+        open_doc(real, uri, text)
+        want = text[:text.index(line)].count("\n")
+        found = await diagnostics(real, uri, 1)
+        assert [(d.range.start.line, d.severity) for d in found] == [(want, severity)], found
+        assert words in found[0].message
