@@ -78,7 +78,7 @@ def split(engine, frame, test, env) -> Split | None:
     return Split(atoms, truths)
 
 
-def none_test(engine, frame, test, env):
+def none_test(test, env):
     """`p is None` / `p is not None` where `p` names a None default of a class nobody builds
     (generic.DefaultNone): (name, that value, whether the test holds when p is given), else
     None. The way where p is given sees it as a number the model is built with (its symbol:

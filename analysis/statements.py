@@ -13,6 +13,7 @@ from .shapes import UNKNOWN
 from .values import (BoundMethod, ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, ModuleNS,
                      NNModule, Obj, PartialVal, Ref, SliceVal, is_tensor, value_key)
 from . import branchheap, calltrace, datasources, flags, generic, pybuiltins, values
+from .alternatives import is_callable
 from .annotations import shape_from_comment, tensor_from_annotation
 from .frames import (MAX_UNROLL, over_step_limit, _copy_env, _is_module_value,
                      _definitely_broke, _env_key, _tensor_syms, _hashable, _shape_source,
@@ -188,7 +189,7 @@ class StatementsMixin:
         if sp is not None and not (sp.possible(True) and sp.possible(False)):
             return self.exec_block(frame, s.body if sp.possible(True) else s.orelse, env)
         on_true, on_false = (sp.values_when(True), sp.values_when(False)) if sp is not None else ({}, {})
-        given = flags.none_test(self, frame, s.test, env) if sp is None else None
+        given = flags.none_test(s.test, env) if sp is None else None
 
         def way(body, assumed, values, truth=None):
             way_env = _copy_env(env)
@@ -771,7 +772,6 @@ def _one_round(engine, added):
     all look alike: one round of them as a Sequential (each place joined over the rounds),
     so a Sequential or a loop over the list applies the rounds in order; None when the
     items are no layers or no round length up to 4 fits."""
-    from .alternatives import is_callable
     for p in range(2, 5):
         if len(added) % p:
             continue

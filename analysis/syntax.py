@@ -35,8 +35,8 @@ _NOT_PYTHON_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2
 
 def split_lines(text: str, keepends: bool = True) -> list[str]:
     """parso's split_lines (lines as Python counts them, and a last "" after a final
-    newline), in C when the text holds none of the breaks only str.splitlines knows:
-    a third of the time on every edit of a 3,000-line file."""
+    newline), in C when the text holds none of the breaks only str.splitlines knows
+    (parso's took about 9% of a comment edit on a 3,000-line file, in a profile)."""
     if not keepends or any(c in text for c in _NOT_PYTHON_BREAKS):
         return _parso_split_lines(text, keepends=keepends)
     out = text.splitlines(keepends=True)
