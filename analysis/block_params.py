@@ -11,52 +11,10 @@ diagnostics of the model's own methods are not.
 """
 from __future__ import annotations
 
-from . import ir
-from .ircodec import FIELDS
+from .name_uses import name_uses
 from .values import ClassVal, FunctionVal
 
 MAX_CANDIDATES = 3
-
-
-def _nodes(root):
-    """Every IR node under `root`."""
-    stack = [root]
-    while stack:
-        v = stack.pop()
-        if type(v) is tuple:
-            stack.extend(v)
-            continue
-        names = FIELDS.get(type(v))
-        if names is None:
-            continue
-        yield v
-        stack.extend(getattr(v, n) for n in names)
-
-
-_NAME_USES: dict = {}  # unit digest -> {name: (called, attributes read, indexed)}; units are immutable by digest
-_NAME_USES_CAP = 4096
-
-
-def _name_uses(unit) -> dict:
-    """{name: (whether it is called, the attributes read of it, whether it is indexed)} for
-    the plain names of a unit's body: one walk per unit digest (flag_worlds asks once per
-    method of every class nobody builds, on every analysis)."""
-    found = _NAME_USES.get(unit.digest)
-    if found is not None:
-        return found
-    found = {}
-    for n in _nodes(unit.body):
-        t = type(n)
-        if t is ir.Call and type(n.func) is ir.Name:
-            found.setdefault(n.func.id, [False, set(), False])[0] = True
-        elif t is ir.Attr and type(n.obj) is ir.Name:
-            found.setdefault(n.obj.id, [False, set(), False])[1].add(n.name)
-        elif t is ir.Subscript and type(n.obj) is ir.Name:
-            found.setdefault(n.obj.id, [False, set(), False])[2] = True
-    if len(_NAME_USES) >= _NAME_USES_CAP:
-        _NAME_USES.clear()
-    _NAME_USES[unit.digest] = found
-    return found
 
 
 def _uses(units, name: str) -> tuple[bool, set, bool]:
@@ -64,9 +22,10 @@ def _uses(units, name: str) -> tuple[bool, set, bool]:
     bodies of `units`."""
     called, attrs, indexed = False, set(), False
     for unit in units:
-        c, a, i = _name_uses(unit).get(name, (False, (), False))
-        called, indexed = called or c, indexed or i
-        attrs.update(a)
+        u = name_uses(unit).get(name)
+        if u is not None:
+            called, indexed = called or u.called, indexed or u.indexed
+            attrs.update(u.attrs)
     return called, attrs, indexed
 
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from . import shapes as S
 from . import solver
-from .ops.spec import (ANY_INT, ILLEGAL_VALUE, REGISTRY, SHAPE_MISMATCH, Dtype, OpContext, ShapeError, SomeTensors, TensorValue, Unknowable,
+from .ops.spec import (ANY_INT, ILLEGAL_VALUE, REGISTRY, SHAPE_MISMATCH, Dtype, OpContext, ShapeError, SomeNumbers, SomeTensors, TensorValue, Unknowable,
                        run_spec)
 from .shapes import UNKNOWN
 from .values import (BoundRef, Container, DictVal, FunctionVal, Instance, ListVal, NNModule, Ref,
@@ -62,9 +62,11 @@ def to_spec(v, some_tensors: bool = False, zero=UNKNOWN):
     if isinstance(v, ListVal):
         if getattr(v, "unknown", False):
             element = getattr(v, "element", None)
-            if isinstance(element, TensorValue) and some_tensors:  # tensors a loop appended
+            if isinstance(element, TensorValue) and some_tensors is True:  # tensors a loop appended
                 prefix = tuple(to_spec(x, zero=zero) for x in v.items[:getattr(v, "prefix", 0)])
                 return SomeTensors(prefix, element, getattr(v, "whole", None) if not prefix else None)
+            if some_tensors == "data" and _number_like(element) and all(_number_like(x) for x in v.items):
+                return SomeNumbers(integers=is_int_like(element) and all(is_int_like(x) for x in v.items))
             return UNKNOWN  # its items are not all known (a loop appended to it, *rest)
         items = [to_spec(x, zero=zero) for x in v.items]
         return items if v.kind == "list" else tuple(items)
@@ -80,6 +82,12 @@ def to_spec(v, some_tensors: bool = False, zero=UNKNOWN):
 
 
 SOME_TENSORS_OPS = frozenset({"torch.cat", "torch.concat", "torch.concatenate", "torch.stack"})
+# ... and the ops making a tensor of data read a list of numbers of unknown length (SomeNumbers).
+DATA_OPS = frozenset({"torch.tensor", "torch.as_tensor"})
+
+
+def _number_like(v) -> bool:
+    return (is_int_like(v) or isinstance(v, float)) and not isinstance(v, bool)
 
 
 def from_spec(r):
@@ -127,7 +135,7 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
 
     ctx = OpContext(op_name=spec.name, checker=checker)
     # Only the joining ops read a list of tensors of unknown length (SomeTensors).
-    joins = spec.name in SOME_TENSORS_OPS
+    joins = True if spec.name in SOME_TENSORS_OPS else "data" if spec.name in DATA_OPS else False
     zero = 0 if getattr(spec, "constructor", False) else UNKNOWN  # (to_spec)
     s_args = [to_spec(a, joins, zero) for a in args]
     s_kwargs = {k: to_spec(v, zero=zero) for k, v in kwargs.items()}

@@ -198,15 +198,17 @@ def is_probe(v) -> bool:
 def record(frame, probe: RankProbe, kind: str, data) -> None:
     """Note a use of the probe in the entry of the frame that made it."""
     if probe.weak:
-        if kind in ("spatial", "integer", "features"):
+        # (An Embedding of `x + offsets` still says the input holds indices, if it is a
+        # tensor at all: its strong uses decide that.)
+        if kind in ("spatial", "features"):
             return
         if kind == "unpack":
             kind, data = "weak-ranks", (frozenset({len(data)}), {})
         elif kind == "ranks":
             kind = "weak-ranks"
     if probe.derived:  # only the rank carries over to the input
-        if kind == "integer" or (kind == "features" and probe.offset):
-            return  # about a tensor computed from the input, not the input
+        if kind in ("integer", "features") and probe.offset:
+            return  # about a tensor computed from the input, not the input (of its rank: the same)
         shift = probe.offset
         if kind == "unpack":
             kind, data = "ranks", (frozenset({len(data) - shift} - _NEGATIVE), {})

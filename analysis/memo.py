@@ -8,11 +8,12 @@ import dataclasses
 from . import ir
 from . import shapes as S
 from .shapes import UNKNOWN
-from .values import SOME_INT, ClassVal, DictVal, FunctionVal, Instance, ListVal, Ref, is_tensor, value_key
+from .values import SOME_INT, ClassVal, DictVal, FunctionVal, Instance, ListVal, Ref, alike, is_tensor, value_key
 from .ops.spec import SomeTensors, TensorValue
 from . import pybuiltins
 from .annotations import tensor_from_annotation
 from .generic import GENERIC_REST, context_notes, generic_hyperparameter
+from .name_uses import sequence_parameter
 from .frames import MAX_DEPTH, CALL_STEPS, reachable, depth_exceeded, over_step_limit, Dep, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
 
 
@@ -423,6 +424,9 @@ class MemoMixin:
                 for p in params[1:]:
                     if p.kind in ("pos", "kwonly") and p.name not in given:
                         part = self._annotated_part(fn, p) if env.get(p.name) is UNKNOWN else None
+                        if part is None and env.get(p.name) is UNKNOWN and sequence_parameter(unit, p.name):
+                            # `len(categories)`, `for h in hidden_dims`: sizes of any number
+                            part = alike(SOME_INT, "tuple")
                         env[p.name] = part if part is not None else \
                             generic_hyperparameter(p.name, env.get(p.name), context_notes(self, "defaults"))
             # Parameters with tensor annotations get symbolic shapes.

@@ -383,8 +383,20 @@ def dmax(a: Dim, b: Dim) -> Dim:
     d = sub(a, b)
     if isinstance(d, int):
         return a if d >= 0 else b
+    for m, other in ((a, b), (b, a)):  # max(max(x, y), y) is max(x, y)
+        if other in _max_args(m):
+            return m
     x, y = sorted((a, b), key=str)
     return Expr.make({(Atom("max", (x, y)),): 1})
+
+
+def _max_args(e) -> tuple:
+    """(x, y) when `e` is max(x, y), else ()."""
+    if isinstance(e, Expr) and len(e.terms) == 1:
+        (atoms, coeff), = e.terms.items()
+        if coeff == 1 and len(atoms) == 1 and atoms[0].kind == "max":
+            return atoms[0].args
+    return ()
 
 
 def cdiv(a: Dim, b: Dim) -> Dim:

@@ -6,7 +6,7 @@ import math
 from .. import shapes as S
 from ..shapes import UNKNOWN
 from .spec import (DEFAULT_FLOAT, ILLEGAL_SHAPE, ILLEGAL_VALUE, SHAPE_MISMATCH, Dtype,
-                   TensorValue, Unknowable, is_tensor, op, sizes_arg)
+                   SomeNumbers, TensorValue, Unknowable, is_tensor, op, sizes_arg)
 
 
 def _is_dim(d) -> bool:
@@ -297,6 +297,8 @@ def data_shape(ctx, data):
         raise Unknowable("unknown data")
     if is_tensor(data):
         return data.shape, data.dtype
+    if isinstance(data, SomeNumbers):
+        return (UNKNOWN,), "int64" if data.integers else None
     if isinstance(data, (list, tuple)):
         if len(data) == 0:
             return (0,), "float32"

@@ -137,6 +137,14 @@ class Pieces(NamedTuple):
 
 
 @dataclass(frozen=True)
+class SomeNumbers:
+    """A sequence of numbers of unknown length (`list(categories)` of a sizes parameter, a
+    list a loop appended ints to): `torch.tensor` of it is one-dimensional, of unknown size."""
+
+    integers: bool = False  # every item is an int
+
+
+@dataclass(frozen=True)
 class SomeTensors:
     """A list of tensors of unknown length: the items it surely starts with, then any
     number of tensors that look like `element` (a loop of unknown trip count appended

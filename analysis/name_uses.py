@@ -1,0 +1,123 @@
+"""How a unit's body uses its plain names, for guessing what a parameter nobody passes holds.
+
+A model that nobody builds gets symbols for its constructor parameters (generic.py), and a
+symbol is a number. Some parameters are not: a block class (`block(inplanes, planes)`,
+`block.expansion`: block_params.py) or a sequence of sizes (`len(categories)`,
+`for h in hidden_dims`, `layers[0]`). The body says which, and one walk per unit digest
+records it (units are immutable by digest).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import ir
+from .ircodec import FIELDS
+
+# Builtins whose one argument is an iterable: `len(categories)`, `sum(categories)`.
+_ITERABLE_BUILTINS = frozenset({"len", "list", "tuple", "sum", "sorted", "enumerate", "zip", "set",
+                                "iter", "reversed", "any", "all", "map", "filter"})
+
+
+@dataclass
+class NameUse:
+    called: bool = False  # `block(...)`
+    attrs: set = field(default_factory=set)  # attributes read: `block.expansion`
+    indexed: bool = False  # `layers[0]`
+    iterated: bool = False  # `for h in dims`, `len(dims)`, `zip(dims, ...)`, `*dims`, `x in dims`
+    # Used where a number or a flag goes, or rebound: `dim * 2`, `dim > 0`, `isinstance(v,
+    # tuple)`, `dims = ...` (the name then holds something else).
+    scalar: bool = False
+
+
+def nodes(root):
+    """Every IR node under `root`."""
+    stack = [root]
+    while stack:
+        v = stack.pop()
+        if type(v) is tuple:
+            stack.extend(v)
+            continue
+        names = FIELDS.get(type(v))
+        if names is None:
+            continue
+        yield v
+        stack.extend(getattr(v, n) for n in names)
+
+
+_CACHE: dict = {}  # unit digest -> {name: NameUse}
+_CACHE_CAP = 4096
+
+
+def name_uses(unit) -> dict:
+    """{name: NameUse} for the plain names of a unit's body."""
+    found = _CACHE.get(unit.digest)
+    if found is not None:
+        return found
+    found = {}
+
+    def use(node):
+        return found.setdefault(node.id, NameUse()) if type(node) is ir.Name else None
+
+    for n in nodes(unit.body):
+        t = type(n)
+        if t is ir.Call:
+            if (u := use(n.func)) is not None:
+                u.called = True
+            func = n.func.id if type(n.func) is ir.Name else None
+            for a in n.args:
+                if (u := use(a.value)) is None:
+                    continue
+                if a.star == 1 or (func in _ITERABLE_BUILTINS and not a.name):
+                    u.iterated = True
+                elif func in ("isinstance", "type", "int", "float", "range"):
+                    u.scalar = True
+        elif t is ir.Attr:
+            if (u := use(n.obj)) is not None:
+                u.attrs.add(n.name)
+        elif t is ir.Subscript:
+            if (u := use(n.obj)) is not None:
+                u.indexed = True
+        elif t is ir.For:
+            if (u := use(n.iter)) is not None:
+                u.iterated = True
+        elif t is ir.Comprehension:
+            for _, it, _ in n.generators:
+                if (u := use(it)) is not None:
+                    u.iterated = True
+        elif t is ir.Starred:
+            if (u := use(n.value)) is not None:
+                u.iterated = True
+        elif t in (ir.BinOp, ir.UnaryOp):
+            for side in ((n.left, n.right) if t is ir.BinOp else (n.operand,)):
+                if (u := use(side)) is not None:
+                    u.scalar = True
+        elif t is ir.OpChain:
+            for side in (n.first, *n.rest):
+                if (u := use(side)) is not None:
+                    u.scalar = True
+        elif t is ir.Compare:
+            sides = (n.left, *n.comparators)
+            for i, side in enumerate(sides):
+                if (u := use(side)) is None:
+                    continue
+                # `k in dims`: a sequence; any other comparison: a number (or a flag)
+                if i >= 1 and n.ops[i - 1] in ("in", "not in"):
+                    u.iterated = True
+                elif not (i == 0 and all(op in ("in", "not in", "is", "is not") for op in n.ops)):
+                    u.scalar = True
+        elif t in (ir.Assign, ir.AugAssign, ir.AnnAssign):
+            for target in (n.targets if t is ir.Assign else (n.target,)):
+                for m in nodes(target):
+                    if (u := use(m)) is not None:
+                        u.scalar = True  # rebound: what it holds afterwards is not the parameter
+    if len(_CACHE) >= _CACHE_CAP:
+        _CACHE.clear()
+    _CACHE[unit.digest] = found
+    return found
+
+
+def sequence_parameter(unit, name: str) -> bool:
+    """Does the body use `name` only as a sequence (iterated or indexed), never called, read
+    an attribute of, or used as a number, a flag or a target?"""
+    u = name_uses(unit).get(name)
+    return u is not None and (u.iterated or u.indexed) and not (u.called or u.attrs or u.scalar)
