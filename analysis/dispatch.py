@@ -1043,10 +1043,16 @@ def _item_of_alike(engine, seq, index):
     items look alike (values.alike, `for _ in range(n_steps): blocks.append(...)`): any item
     is the element or one of the items it tracks beside it (added after the loop)."""
     element = getattr(seq, "element", None)
+    if type(index) is int and 0 <= index < getattr(seq, "prefix", 0) and isinstance(seq.items, list) \
+            and getattr(seq, "kind", None) != "ModuleDict":
+        return seq.items[index]  # one of the items it surely starts with (put there before the loop)
     if element is None or getattr(seq, "kind", None) == "ModuleDict" or not is_int_like(index) \
             or isinstance(index, bool):
         return UNKNOWN
-    joined = values.join_alike(engine, [element, *seq.items])
+    # (an index past the items it starts with is never one of them: `range(1, n_glu)` over
+    # blocks whose first one differs)
+    past = getattr(seq, "prefix", 0) if type(index) is int and isinstance(seq.items, list) else 0
+    joined = values.join_alike(engine, [element, *(seq.items[past:] if past else seq.items)])
     return UNKNOWN if joined is None else joined
 
 

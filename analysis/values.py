@@ -394,7 +394,11 @@ def _merged_layer(engine, a, b, depth=0):
     if isinstance(a, Container) and isinstance(b, Container):
         return _merged_sequential(engine, a, b, depth)
     if isinstance(a, Instance) and isinstance(b, Instance) and a.cls is b.cls and a.attrs.keys() == b.attrs.keys() \
-            and isinstance(a.attrs.get("__container__"), Container) and depth < 3:
+            and depth < 3 and a.cls.is_module():
+        # Blocks of one class built with other sizes (the first of a stage from `in_dim`,
+        # the rest from `out_dim`): one block whose differing sizes are not known, its
+        # layers merged the same way; any part that does not merge leaves them apart.
+        sequential = isinstance(a.attrs.get("__container__"), Container)
         inst = Instance(a.cls)
         for k in a.attrs:
             x, y = a.attrs[k], b.attrs[k]
@@ -406,7 +410,10 @@ def _merged_layer(engine, a, b, depth=0):
                     return None
                 inst.attrs[k] = merged
             elif isinstance(x, (Obj, ClassVal)) or isinstance(y, (Obj, ClassVal)):
-                return None  # a layer kept beside the container: not merged
+                merged = None if sequential else _merged_layer(engine, x, y, depth + 1)
+                if merged is None:
+                    return None  # (a layer kept beside a Sequential's container: not merged)
+                inst.attrs[k] = merged
             else:
                 inst.attrs[k] = engine.join(x, y)  # (`self.out_channels`)
         return engine.new_obj(inst)
