@@ -551,7 +551,7 @@ class ExpressionsMixin:
         if isinstance(a, (TensorOrNumber, TensorOptions)) or isinstance(b, (TensorOrNumber, TensorOptions)):
             # Each way on its own, silently (a failure one way need not be a failure of the
             # model); the results joined. Unknown unless both ways give something.
-            ways = [binary_op(self, op, x, y, None) for x in _ways(a) for y in _ways(b)]
+            ways = [binary_op(self, op, x, y, None, inplace) for x in _ways(a) for y in _ways(b)]
             return functools.reduce(self.join, ways)
         return binary_op(self, op, a, b, (frame, node), inplace)
 
