@@ -423,6 +423,7 @@ class ExpressionsMixin:
         if entry is not None and not entry.stale and self._valid(entry):
             self._mark_live(entry)
             result = entry.result
+            flags.note_reused_part(self, entry)
         else:
             entry = Entry(key, cls.qualname + ".<new>")
             unit = _PseudoUnit(cls.qualname + ".<new>")

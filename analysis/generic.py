@@ -700,6 +700,15 @@ def building_entry(engine):
     return next((f.entry for f in reversed(engine.stack) if f.entry.key[:2] == ("<new>", True)), None)
 
 
+def building_entries(engine, parts: bool = False) -> list:
+    """The entries of every generic instance under construction, innermost first (`parts`:
+    and of every instance built while one is)."""
+    if parts and building_entry(engine) is None:
+        return []
+    return [f.entry for f in reversed(engine.stack)
+            if f.entry.key[:2] == ("<new>", True) or (parts and f.entry.key[0] == "<new>" and f.entry.key[1] != "probe")]
+
+
 def context_notes(engine, kind: str, sub=None) -> dict:
     """What the hover says about a symbolic context: "defaults" (symbol -> the default of
     the parameter it stands for) and "batch" (def -> {input: symbol of the batch dim the

@@ -15,7 +15,7 @@ from .annotations import dims_from_text
 from .generic import broadcast_renaming
 from . import ir
 from .ir import HEADER_NID
-from .frames import reachable
+from .frames import DiagRecord, reachable
 
 
 @lru_cache(maxsize=4096)
@@ -70,6 +70,8 @@ def _engine_view(engine, path: str) -> tuple:
     guessed = getattr(engine, "guess_roots", None)
     trusted = {e.id for e in reachable([r for r in engine.roots if r.id not in guessed])} if guessed else None
     guess_classes = getattr(engine, "guess_classes", set())
+    defaults = getattr(engine, "default_roots", set())
+    by_defaults = {e.id for e in reachable([r for r in engine.roots if r.id in defaults])} if defaults else set()
     for entry in engine.live.values():
         generic = entry.id not in engine.real_ids
         for unit_key in _fact_units(entry, path):
@@ -79,7 +81,13 @@ def _engine_view(engine, path: str) -> tuple:
         only_guessed = trusted is not None and entry.id not in trusted
         for rec in entry.diags.values():
             if only_guessed and rec.unit[1].rsplit(".", 1)[0] in guess_classes:
-                continue
+                if entry.id not in by_defaults or rec.severity != "error":
+                    continue
+                # Run with every flag at its default (too many flags for a world per value):
+                # it fails as the model is built by default, a warning (its other flags may
+                # be the ones used).
+                rec = DiagRecord(rec.unit, rec.nid, "warning", rec.code,
+                                 rec.message + " (with the model's default flags)", rec.related, rec.repair)
             if rec.unit[0] == path:
                 diags.setdefault(rec.key(), rec)
     view = views[path] = (by_unit, diags, context_notes_by_entry(engine))

@@ -46,6 +46,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.roots: list = []  # module runs and analyses of uncalled defs
         self.guess_roots: set = set()  # ids of roots run on a guessed flag world (flag_worlds)
         self.guess_classes: set = set()  # the classes of those worlds
+        self.default_roots: set = set()  # ... of the worlds with every flag at its default
         self._collect: list = []  # stack of children lists being filled
         self._validating: list = []  # [stack depth, a re-asked call became impure]
         self._loop_writes: list = []  # per loop of unknown trip count: objects it mutated
@@ -246,8 +247,12 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         kept = {v.name for v in inst.attrs.values() if isinstance(v, DefaultBool)} | set(inst.attrs) | \
             inst.origin.__dict__.get("passed_flags", set())
         flags = sorted(n for n in inst.origin.__dict__.get("split_flags", ()) if n in params and n in kept)
-        if len(flags) > MAX_FLAG_WORLD_FLAGS:
-            flags = []
+        # Too many to try every combination (a model with a dozen switches): one world, the
+        # model built with its default flags. It is a guess like the others; joined, the
+        # flags would leave the layers that depend on them Unknown.
+        defaults_only = len(flags) > MAX_FLAG_WORLD_FLAGS
+        if defaults_only and not all(isinstance(init.defaults.get(f), bool) for f in flags):
+            flags, defaults_only = [], False
         # A block class it takes (`ResNet(block, layers)`): one world per class of the file
         # it could be (block_params), each a guess.
         blocks = block_choices(self.program, module_env, cls) if module_env is not None else None
@@ -258,7 +263,9 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         block_ways = [((blocks[0], b),) for b in blocks[1]] if blocks else [()]
         dead = inst.origin.__dict__.get("dead_flag_values", set())  # (a way that raises)
         worlds = []
-        for values, block in itertools.product(itertools.product((False, True), repeat=len(flags)), block_ways):
+        flag_values = [tuple(init.defaults[f] for f in flags)] if defaults_only else \
+            itertools.product((False, True), repeat=len(flags))
+        for values, block in itertools.product(flag_values, block_ways):
             if any((f, v) in dead for f, v in zip(flags, values)):
                 continue
             sink = self._collect[-1] if self._collect else []
@@ -267,14 +274,19 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                                None, generic=True)
             if not isinstance(w, Instance):
                 continue
-            w.context_label = "with " + ", ".join([f"{f}={v}" for f, v in zip(flags, values)] +
-                                                  [f"{n}={b.qualname.rsplit('.', 1)[-1]}" for n, b in block])
-            if block or any(init.defaults.get(f) is not v for f, v in zip(flags, values)):
+            w.context_label = "with " + ", ".join(
+                (["its default flags"] if defaults_only else [f"{f}={v}" for f, v in zip(flags, values)]) +
+                [f"{n}={b.qualname.rsplit('.', 1)[-1]}" for n, b in block])
+            if block or defaults_only or any(init.defaults.get(f) is not v for f, v in zip(flags, values)):
                 # A value the model is not built with by default is a guess, like a way of an
                 # `if` on it: its shapes are shown, and the diagnostics in the class's own
                 # methods are not (a def it calls fails alike for any caller: ide._engine_view).
-                w.guessed_world = True
+                # (The defaults of every flag: what fails there fails as the model is built
+                # by default, a warning; ide._engine_view.)
+                w.guessed_world = "defaults" if defaults_only else True
                 self.guess_roots.update(e.id for e in sink[mark:])
+                if defaults_only:
+                    self.default_roots.update(e.id for e in sink[mark:])
                 self.guess_classes.add(cls.qualname)
             worlds.append(w)
         return worlds
@@ -295,6 +307,8 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             finally:
                 if getattr(inst, "guessed_world", False):
                     self.guess_roots.update(e.id for e in collected[mark:])
+                if getattr(inst, "guessed_world", False) == "defaults":
+                    self.default_roots.update(e.id for e in collected[mark:])
                 label = getattr(inst, "context_label", None)
                 for e in collected[mark:]:
                     e.context_label = label  # (ide.context_labels; None: named by its def)

@@ -205,16 +205,29 @@ class StatementsMixin:
                 return out
             return self._branch(frame, body, way_env, assumed, s.nid)
 
+        left = {}  # way -> it ended by return, break or continue (not by raising)
+
+        def exits() -> int:
+            loops = frame.loops[-1] if frame.loops else ((), ())
+            return len(frame.returns) + len(loops[0]) + len(loops[1])
+
+        def run(truth, body, t, values):
+            before = exits()
+            result = way(body, t, values, truth)
+            left[truth] = exits() != before
+            return result
+
         a, b = branchheap.run_both_ways(
-            self, lambda: way(s.body, test, on_true, True),
-            lambda: way(s.orelse, S.not_(test) if isinstance(test, S.Cond) else test, on_false, False))
+            self, lambda: run(True, s.body, test, on_true),
+            lambda: run(False, s.orelse, S.not_(test) if isinstance(test, S.Cond) else test, on_false))
         out = self.join_env(a, b)
         if sp is not None and out is not None:
             # Where only one way goes on (`if flag: return ...`), the flags have its values.
             goes_on = on_false if a is None else on_true if b is None else \
                 {i: v for i, v in on_true.items() if i in on_false and on_false[i] is v}
             flags.rebind(self, out, sp, goes_on)
-            if a is None or b is None:
+            if (a is None or b is None) and not left.get(a is None):
+                # (a way that raises, not one that leaves by `continue` or `return`)
                 flags.note_dead_values(self, sp, on_true if a is None else on_false)
         return out
 

@@ -62,6 +62,5 @@ class TokenModel(nn.Module):
         return logits
 
 
-# oracle: TokenModel(50, 8, 16)(torch.randint(0, 50, (2, 5)))
 # oracle: TokenModel(50, 8, 16, sinusoid=True)(torch.randint(0, 50, (2, 5)))
 # oracle: TokenModel(50, 8, 16, learned=True)(torch.randint(0, 50, (2, 5)))
