@@ -17,8 +17,8 @@ from .tensor_options import TensorOptions
 from .memo import arguments_key
 from . import autograd_function, datasources, enums, flags, generic, intervals, solver
 from .alternatives import OneOf, either
-from .dispatch import (binary_op, call_external, compare_values, external_attr, subscript_value,
-                       unary_op)
+from .dispatch import (SOME_FLOAT, binary_op, call_external, compare_values, external_attr, is_some_float,
+                       subscript_value, unary_op)
 from .nnmodules import call_module
 from .calltrace import traced
 from .frames import (MAX_UNROLL, over_step_limit, Dep, DiagRecord, Entry, Frame, _PseudoUnit, _LazyIter, _add_fact,
@@ -759,6 +759,8 @@ class ExpressionsMixin:
             return self.new_obj(values.dict_options([a, b]))
         if is_int_like(a) and is_int_like(b):
             return SOME_INT  # two ints (a loop counter, dims of two ways): an int all the same
+        if _float_like(a) and _float_like(b):
+            return SOME_FLOAT  # (`0.5 if scale_residual else 1.0`): a float all the same
         either_way = _tensor_or_number(self, a, b)
         if either_way is not None:
             return either_way
@@ -915,3 +917,8 @@ def _keywords_not_known(v) -> bool:
     (`routed_args[i] = ({**f_args, key: val}, ...)` over `range(depth)`). Spread into a call,
     each parameter it does not give may be passed, like a generic **kwargs."""
     return v is UNKNOWN or (isinstance(v, DictVal) and getattr(v, "unknown", False))
+
+
+def _float_like(v) -> bool:
+    """A Python float, or a float of unknown value."""
+    return isinstance(v, float) or is_some_float(v)
