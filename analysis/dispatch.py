@@ -1043,16 +1043,17 @@ def _item_of_alike(engine, seq, index):
     items look alike (values.alike, `for _ in range(n_steps): blocks.append(...)`): any item
     is the element or one of the items it tracks beside it (added after the loop)."""
     element = getattr(seq, "element", None)
-    if type(index) is int and 0 <= index < getattr(seq, "prefix", 0) and isinstance(seq.items, list) \
-            and getattr(seq, "kind", None) != "ModuleDict":
-        return seq.items[index]  # one of the items it surely starts with (put there before the loop)
-    if element is None or getattr(seq, "kind", None) == "ModuleDict" or not is_int_like(index) \
-            or isinstance(index, bool):
+    if getattr(seq, "kind", None) == "ModuleDict" or not is_int_like(index) or isinstance(index, bool):
         return UNKNOWN
-    # (an index past the items it starts with is never one of them: `range(1, n_glu)` over
-    # blocks whose first one differs)
-    past = getattr(seq, "prefix", 0) if type(index) is int and isinstance(seq.items, list) else 0
-    joined = values.join_alike(engine, [element, *(seq.items[past:] if past else seq.items)])
+    # The items it surely starts with (put there before the loop): an int index below their
+    # count is one of them, one past them never is (`range(1, n_glu)` over blocks whose
+    # first one differs).
+    known = getattr(seq, "prefix", 0) if type(index) is int and isinstance(seq.items, list) else 0
+    if known and 0 <= index < known:
+        return seq.items[index]
+    if element is None:
+        return UNKNOWN
+    joined = values.join_alike(engine, [element, *(seq.items[known:] if known else seq.items)])
     return UNKNOWN if joined is None else joined
 
 

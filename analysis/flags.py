@@ -22,7 +22,7 @@ from itertools import product
 from . import ir
 from . import values as V
 from . import shapes as S
-from .generic import DefaultBool, DefaultNone, DefaultZero, building_entries, building_entry
+from .generic import DefaultBool, DefaultNone, DefaultZero, building_entry, building_parts
 from .values import Instance, MaybeNone, NNModule
 
 MAX_ATOMS = 3
@@ -100,12 +100,7 @@ def _note_split_flags(engine, atoms) -> None:
     names = {v.name for v, _ in atoms if isinstance(v, DefaultBool) and v.name}
     if not names:
         return
-    # Every instance being built, generic or a part of one: a flag the model hands down
-    # (`Performer(..., cross_attend)`) and the part splits on is one of the model's own
-    # (flag_worlds keeps those it passed). A part reused from the memo passes its record
-    # on (note_reused_part).
-    for owner in building_entries(engine, parts=True):
-        owner.__dict__.setdefault("split_flags", set()).update(names)
+    _note_on_builders(engine, names)
 
 
 def note_reused_part(engine, entry) -> None:
@@ -113,8 +108,15 @@ def note_reused_part(engine, entry) -> None:
     construction split on are split on by every instance being built around it."""
     names = entry.__dict__.get("split_flags")
     if names:
-        for owner in building_entries(engine, parts=True):
-            owner.__dict__.setdefault("split_flags", set()).update(names)
+        _note_on_builders(engine, names)
+
+
+def _note_on_builders(engine, names) -> None:
+    # Every instance being built, generic or a part of one: a flag the model hands down
+    # (`Performer(..., cross_attend)`) and the part splits on is one of the model's own
+    # (flag_worlds keeps those it passed).
+    for owner in building_parts(engine):
+        owner.__dict__.setdefault("split_flags", set()).update(names)
 
 
 def note_dead_values(engine, sp: Split, values: dict) -> None:

@@ -700,13 +700,11 @@ def building_entry(engine):
     return next((f.entry for f in reversed(engine.stack) if f.entry.key[:2] == ("<new>", True)), None)
 
 
-def building_entries(engine, parts: bool = False) -> list:
-    """The entries of every generic instance under construction, innermost first (`parts`:
-    and of every instance built while one is)."""
-    if parts and building_entry(engine) is None:
-        return []
-    return [f.entry for f in reversed(engine.stack)
-            if f.entry.key[:2] == ("<new>", True) or (parts and f.entry.key[0] == "<new>" and f.entry.key[1] != "probe")]
+def building_parts(engine) -> list:
+    """The entries of every instance under construction (not a probing one) while a generic
+    instance is, innermost first; [] when none is."""
+    out = [f.entry for f in reversed(engine.stack) if f.entry.key[0] == "<new>" and f.entry.key[1] != "probe"]
+    return out if any(e.key[1] is True for e in out) else []
 
 
 def context_notes(engine, kind: str, sub=None) -> dict:

@@ -212,6 +212,8 @@ class StatementsMixin:
             return len(frame.returns) + len(loops[0]) + len(loops[1])
 
         def run(truth, body, t, values):
+            if sp is None:  # (only a flag's ways are looked at below)
+                return way(body, t, values, truth)
             before = exits()
             result = way(body, t, values, truth)
             left[truth] = exits() != before
