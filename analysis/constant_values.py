@@ -177,6 +177,13 @@ def _flat_order(out, args, kwargs):
     return _vals(args[0])
 
 
+def _reflected(folder):
+    """The folder of `other OP tensor`, for the reflected dunder's (tensor, other) arguments."""
+    def apply(out, args, kwargs):
+        return folder(out, args[1::-1] + args[2:], kwargs) if len(args) >= 2 else None
+    return apply
+
+
 def _round(x):
     return float(round(x))  # torch.round: half to even, like Python's round
 
@@ -196,6 +203,10 @@ FOLDERS = {
     "torch.diff": _diff, "torch.clone": _unary(lambda x: x), "torch.contiguous": _unary(lambda x: x),
     "Tensor.__getitem__": _getitem, "torch.stack": _stack_or_cat(True), "torch.cat": _stack_or_cat(False),
     "torch.t": _transpose_2d, "torch.flatten": _flat_order,
+    # `2 ** torch.arange(n)`: the reflected operators see (tensor, number)
+    "Tensor.__rpow__": _reflected(_binary(lambda x, y: x ** y, "**")),
+    "Tensor.__rsub__": _reflected(_binary(lambda x, y: x - y, "-")),
+    "Tensor.__rtruediv__": _reflected(_binary(lambda x, y: x / y)),
 }
 # Folders that keep the values of a 2-D result (row-major); every other folder computes
 # elementwise and only runs on 0-D and 1-D results.

@@ -18,7 +18,7 @@ from .ops.spec import (ANY_INT, ILLEGAL_VALUE, REGISTRY, SHAPE_MISMATCH, Dtype, 
 from .shapes import UNKNOWN
 from .values import (BoundRef, Container, DictVal, FunctionVal, Instance, ListVal, NNModule, Ref,
                      SliceVal, is_tensor)
-from . import calltrace, pybuiltins
+from . import calltrace, pybuiltins, pysets
 from . import layout
 from .limits import format_too_big, replace_too_big
 from .values import SOME_INT, MaybeNone, added_after_loop, alike, is_int_like, too_many
@@ -1220,6 +1220,9 @@ def binary_op(engine, op, a, b, site, inplace=False):
             engine._mutated(a)
             a.items.extend(items)
             return a
+    of_sets = pysets.binary_op(op, a, b)
+    if of_sets is not None:
+        return of_sets
     if isinstance(a, ListVal) and isinstance(b, ListVal) and op == "+":
         kind = "list" if a.kind == "list" else "tuple"
         if getattr(a, "unknown", False) or getattr(b, "unknown", False):

@@ -12,7 +12,7 @@ from .shapes import UNKNOWN
 from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance,
                      ListVal, MaybeNone, ModuleNS, NNModule, PartialVal, Ref, SliceVal, SOME_INT, TensorOrNumber,
                      is_int_like, is_tensor, value_key)
-from . import limits, pybuiltins, tails, tensor_options, values
+from . import limits, pybuiltins, pysets, tails, tensor_options, values
 from .tensor_options import TensorOptions
 from .memo import arguments_key
 from . import autograd_function, datasources, enums, flags, generic, intervals, solver
@@ -78,7 +78,9 @@ class ExpressionsMixin:
         elif t is ir.ListE:
             v = self.new_obj(_sequence(self._elts(frame, node.elts, env), "list"))
         elif t is ir.SetE:
-            v = self.new_obj(_sequence(self._elts(frame, node.elts, env), "set"))
+            items = self._elts(frame, node.elts, env)
+            made = pysets.make(items) if items is not None else UNKNOWN
+            v = self.new_obj(made if made is not UNKNOWN else _sequence(items, "set"))
         elif t is ir.DictE:
             v = self.new_obj(self._dict(frame, node, env))
         elif t is ir.Slice:
@@ -650,7 +652,7 @@ class ExpressionsMixin:
         if getattr(v, "unknown", False):
             return None
         if isinstance(v, ListVal):
-            return list(v.items)
+            return pysets.iteration_order(v) if v.kind == "set" else list(v.items)
         if isinstance(v, DictVal):
             return list(v.items.keys())
         if isinstance(v, Container):
@@ -718,12 +720,16 @@ class ExpressionsMixin:
                 return options  # ranks that differ by way: one of a few tensors
             dtype = a.dtype if a.dtype == b.dtype else None
             if a.shape is None or b.shape is None or len(a.shape) != len(b.shape):
-                if a.shape is None and b.shape is None and a.tail and b.tail:
-                    # Both of open rank: the last dims both have, each kept where they agree.
-                    n = min(len(a.tail), len(b.tail))
-                    tail = tuple(x if x == y else UNKNOWN for x, y in zip(a.tail[-n:], b.tail[-n:]))
+                last_a = a.shape if a.shape is not None else a.tail
+                last_b = b.shape if b.shape is not None else b.tail
+                if last_a and last_b:
+                    # Open rank, or two ranks (rotate_half(q) with q of rank 4, then of k of
+                    # rank 3): the last dims both have, each kept where they agree.
+                    n = min(len(last_a), len(last_b))
+                    tail = tuple(x if x == y else UNKNOWN for x, y in zip(last_a[-n:], last_b[-n:]))
                     if any(d is not UNKNOWN for d in tail):
-                        return TensorValue(None, dtype, tail=tail, lead=a.lead if a.lead == b.lead else None)
+                        lead = a.lead if a.shape is None and b.shape is None and a.lead == b.lead else None
+                        return TensorValue(None, dtype, tail=tail, lead=lead)
                 return TensorValue(None, dtype)
             return TensorValue(tuple(x if (x == y if not isinstance(x, S.Expr) else x == y) else UNKNOWN
                                      for x, y in zip(a.shape, b.shape)), dtype)

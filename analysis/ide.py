@@ -402,7 +402,8 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
     out = []
     for nid, vals in facts.items():
         vals = sorted(vals, key=value_text)  # the order calls ran in must not matter
-        variants = tuple(sorted({value_text(v) for v in vals})) if len(vals) > 1 else ()
+        shown = {value_text(o) for v in vals for o in getattr(v, "options", None) or (v,)}
+        variants = tuple(sorted(shown)) if len(shown) > 1 else ()  # (a tensor of one of a few ranks: each)
         ranked = [v for v in vals if not _open_rank(v)]
         if ranked and len(ranked) < len(vals) and any(isinstance(v, TensorValue) for v in ranked):
             # A context where the rank is open (Tensor[..., dim], Tensor[...]) beside ones where it is known:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from . import intervals, shapes as S
+from . import intervals, pysets, shapes as S
 from .shapes import UNKNOWN
 from .limits import MAX_INT_BITS
 from .values import SOME_INT, Container, DictVal, Instance, ListVal, Ref, alike, is_int_like, is_tensor, too_many, unknown_list
@@ -185,16 +185,7 @@ def _list(engine, args, kwargs, site):
 
 
 def _set(engine, args):
-    items = engine.iterate(None, args[0]) if args else []
-    if items is None:
-        return UNKNOWN
-    if not all(type(x) in (int, float, str, bool) for x in items):
-        return UNKNOWN  # equality of symbolic or unknown items is not known
-    out = []
-    for x in items:
-        if x not in out:
-            out.append(x)
-    return ListVal(out, "set")
+    return pysets.make(pysets.items_in_any_order(engine, args[0]) if args else [])
 
 
 def _tuple(engine, args, kwargs, site):
@@ -396,7 +387,7 @@ def _minmax(pick):
     def f(engine, args, kwargs, site):
         if "key" in kwargs or "default" in kwargs:
             return UNKNOWN
-        items = args if len(args) > 1 else engine.iterate(None, args[0])
+        items = args if len(args) > 1 else pysets.items_in_any_order(engine, args[0])
         if not items:
             return UNKNOWN
         if all(isinstance(x, (int, float)) and not isinstance(x, (bool, S.Expr)) for x in items):
@@ -419,7 +410,7 @@ def _minmax(pick):
 
 
 def _sum(engine, args, kwargs, site):
-    items = engine.iterate(None, args[0])
+    items = pysets.items_in_any_order(engine, args[0])
     if items is None:
         element = getattr(args[0], "element", None)
         if len(args) == 1 and is_tensor(element) and not getattr(args[0], "prefix", 0):
@@ -464,15 +455,33 @@ def _reversed(engine, args, kwargs, site):
 
 
 def _sorted(engine, args, kwargs, site):
-    items = engine.iterate(None, args[0])
-    if items is None or kwargs or not all(isinstance(x, (int, float, str)) and not isinstance(x, S.Expr) for x in items):
+    items = pysets.items_in_any_order(engine, args[0])
+    if items is None or set(kwargs) - {"reverse"} or not isinstance(kwargs.get("reverse", False), bool):
         return UNKNOWN
-    return ListVal(sorted(items), "list")
+    keys = [_plain_key(x) for x in items]
+    if any(k is None for k in keys):
+        return UNKNOWN
+    try:
+        order = sorted(range(len(items)), key=lambda i: keys[i], reverse=kwargs.get("reverse", False))
+    except TypeError:  # items Python cannot compare (a str with an int): sorted() raises
+        return UNKNOWN
+    return ListVal([items[i] for i in order], "list")
+
+
+def _plain_key(v):
+    """What Python compares when it sorts `v`: a number, a str, or a tuple of those (the pairs
+    of `sorted(zip(arr, range(len(arr))))`); None when that is not known."""
+    if isinstance(v, (int, float, str)) and not isinstance(v, S.Expr):
+        return v
+    if isinstance(v, ListVal) and v.kind in ("tuple", "list") and not getattr(v, "unknown", False):
+        keys = [_plain_key(x) for x in v.items]
+        return None if any(k is None for k in keys) else tuple(keys)
+    return None
 
 
 def _anyall(pick):
     def f(engine, args, kwargs, site):
-        items = engine.iterate(None, args[0])
+        items = pysets.items_in_any_order(engine, args[0])
         if items is None:
             return UNKNOWN
         truths = [engine.truth(None, x) if not isinstance(x, S.Cond) else None for x in items]
@@ -806,6 +815,24 @@ def _operator(symbol):
     return f
 
 
+def _itemgetter(engine, args, kwargs, site):
+    """operator.itemgetter(*keys): a function of one object, what `_get_items` does."""
+    from .values import PartialVal, Ref
+    if not args or kwargs:
+        return UNKNOWN
+    return PartialVal(Ref("operator._get_items"), [ListVal(list(args), "tuple")], {})
+
+
+def _get_items(engine, args, kwargs, site):
+    """obj[key] for the one key of an itemgetter, else the tuple of obj[key] for each key."""
+    if len(args) != 2 or kwargs or not isinstance(args[0], ListVal):
+        return UNKNOWN
+    from .dispatch import subscript_value
+    keys, obj = args[0].items, args[1]
+    got = [subscript_value(engine, obj, k, site) for k in keys]
+    return got[0] if len(got) == 1 else ListVal(got, "tuple")
+
+
 # torch.nn.modules.utils._single/_pair/_triple/_quadruple (also reached through the layer
 # modules that import them, torch.nn.modules.conv._pair): a tuple of n, from an iterable
 # as it is, else the value repeated; `_ntuple(n)` makes such a function.
@@ -1086,6 +1113,7 @@ _TABLE = {
     "numpy.asarray": _numpy_array(False),
     "collections.OrderedDict": _ordered_dict, "collections.namedtuple": _namedtuple_type,
     "functools.reduce": _reduce,
+    "operator.itemgetter": _itemgetter, "operator._get_items": _get_items,
     "copy.deepcopy": _copier(deep=True), "copy.copy": _copier(deep=False),
 }
 _TABLE.update({"operator." + name: _operator(symbol) for name, symbol in _OPERATORS.items()})

@@ -15,7 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import product
 
+from . import shapes as S
 from .ops.spec import TensorValue
+from .shapes import UNKNOWN
 
 MAX_OPTIONS = 4  # options kept per value, and calls made per op
 
@@ -23,6 +25,15 @@ MAX_OPTIONS = 4  # options kept per value, and calls made per op
 @dataclass(frozen=True)
 class TensorOptions(TensorValue):
     options: tuple = ()  # TensorValues of known shape, of two ranks or more
+
+    def text(self) -> str:
+        """The last dims every option has alike (`Tensor[..., 16, 2, 8]`), else `Tensor[...]`."""
+        n = min(len(t.shape) for t in self.options) if self.options else 0
+        tail = tuple(ds[0] if all(d == ds[0] for d in ds) else UNKNOWN
+                     for ds in zip(*(t.shape[len(t.shape) - n:] for t in self.options)))
+        if any(d is not UNKNOWN for d in tail):
+            return "Tensor[..., " + ", ".join(S.dim_text(d) for d in tail) + "]"
+        return "Tensor[...]"
 
 
 def join(engine, a: TensorValue, b: TensorValue):
