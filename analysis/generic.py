@@ -70,7 +70,9 @@ def generic_hyperparameter(name: str, default, defaults: dict | None = None):
             defaults[name] = default  # the hover's "with the defaults" variant
         return S.sym(name)
     if _int_tuple(default):
-        # `stride=(1, 1)`: each item as an int default of its own (`stride_0`, `stride_1`)
+        # `stride=(1, 1)`, `dims=(32, 64, 160, 256)`: each item as an int default of its
+        # own (`stride_0`, `stride_1`); the number of items stays (it often is the number of
+        # stages the model's code is written for)
         from .values import ListVal
         return ListVal([generic_hyperparameter(f"{name}_{i}", d, defaults) for i, d in enumerate(default.items)],
                        default.kind)
@@ -104,7 +106,7 @@ def same_shape_layer_name(v) -> str | None:
 
 def _int_tuple(v) -> bool:
     from .values import ListVal
-    return isinstance(v, ListVal) and v.kind == "tuple" and 0 < len(v.items) <= 3 and \
+    return isinstance(v, ListVal) and v.kind == "tuple" and 0 < len(v.items) <= 8 and \
         all(type(d) is int for d in v.items)
 
 

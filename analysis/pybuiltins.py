@@ -41,7 +41,10 @@ def builtin(name: str):
 
 
 def import_name(module: str, name: str):
-    return Ref(canonical_name(f"{module}.{name}")) if module else Ref(name)
+    full = f"{module}.{name}"
+    if full in MATH_CONSTANTS:
+        return MATH_CONSTANTS[full]  # `from math import pi`: the float, as `math.pi` is
+    return Ref(canonical_name(full)) if module else Ref(name)
 
 
 def canonical_name(full: str) -> str:

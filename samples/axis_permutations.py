@@ -1,6 +1,7 @@
 """Axis bookkeeping in plain Python: the permutation that brings each axis last
 (set arithmetic on axis indices), its inverse (sorted pairs, operator.itemgetter), and
 shift amounts from a tensor's values (2 ** torch.arange(n)).tolist()."""
+from math import pi
 from operator import itemgetter
 
 import torch
@@ -78,3 +79,5 @@ def rotate_half(x):
 
 
 q, k = map(rotate_half, (torch.randn(2, 2, 16, 16), torch.randn(2, 16, 16)))
+angles = torch.linspace(-1., 1., steps=6).unsqueeze(-1) * torch.ones(1, 2) * pi
+#^ Tensor[6, 2]

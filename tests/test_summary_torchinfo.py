@@ -190,7 +190,19 @@ def test_summary_matches_torchinfo(path, tmp_path):
 
 
 # Known gaps on the corpus, each failing until fixed (strict).
-KNOWN_CORPUS: dict = {}
+KNOWN_CORPUS: dict = {
+    "rw_axial_attention.py": "parameters made by setattr(self, f'param_{i}', nn.Parameter(...)) are not "
+                             "counted (parameters are declared by `self.x = nn.Parameter(`), and the "
+                             "rows of a PermuteToFrom around a bare SelfAttention come in another order",
+    "rw_botnet.py": "one activation module instance shared by every block: torchinfo lists it where it "
+                    "first runs, the summary at each place",
+    "rw_palm.py": "a module called with an int (RotaryEmbedding(n, device=...)) gets a row; torchinfo "
+                  "lists it elsewhere",
+    "rw_segformer.py": "MiT summarized alone: torchinfo calls it with the input only (its last stage); "
+                       "the summary uses the call Segformer makes (return_layer_outputs=True, a list)",
+    "rw_uformer.py": "one attention module called with and without a skip input (batch 1 and 2): the "
+                     "rows pair the calls in another order than torchinfo",
+}
 
 
 def _corpus_files() -> list:

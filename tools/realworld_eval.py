@@ -302,7 +302,11 @@ def classify(fact, shapes):
     if ours == "nontensor":
         return "wrong", f"non-tensor {fact.shape}"
     if ours is None:
-        return ("wrong" if tail_contradicts(fact.shape, shapes) else "unknown"), fact.shape
+        if tail_contradicts(fact.shape, shapes):
+            return "wrong", fact.shape
+        if fact.variants and {parse(v) for v in fact.variants} == shapes:
+            return "exact", fact.shape  # one of a few ranks, each option listed as torch ran it
+        return "unknown", fact.shape
     bad = [s for s in shapes if not compatible(ours, s)]
     if bad:
         return "wrong", fact.shape
