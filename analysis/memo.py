@@ -10,7 +10,7 @@ from . import shapes as S
 from .shapes import UNKNOWN
 from .values import SOME_INT, ClassVal, DictVal, FunctionVal, Instance, ListVal, Ref, alike, is_tensor, value_key
 from .ops.spec import SomeTensors, TensorValue
-from . import pybuiltins
+from . import configs, pybuiltins
 from .annotations import tensor_from_annotation
 from .generic import GENERIC_REST, context_notes, generic_hyperparameter
 from .name_uses import sequence_parameter
@@ -444,8 +444,13 @@ class MemoMixin:
         model): in a class nobody builds, a generic instance of that class, so the calls of
         it run instead of giving Unknown. None otherwise."""
         if param.annotation is None:
-            return None
+            # `GPT(config)` reading only fields of the file's one GPTConfig dataclass
+            found = configs.matching_dataclass(self.program.unit(fn.path, fn.unit_key), param.name,
+                                               self.module_envs.get(fn.path, {}))
+            return configs.generic_config(self, found) if found is not None else None
         cls = self._static_value(param.annotation, fn.path)
+        if configs.is_dataclass(cls):
+            return configs.generic_config(self, cls)  # `config: MambaConfig`
         if not isinstance(cls, ClassVal) or not cls.is_module():
             return None
         building = cls.qualname + ".<new>"

@@ -157,7 +157,8 @@ class Expr:
         monos = sorted(self.terms, key=lambda m: (m == (), [a.sort_key() for a in m]))
         for mono in monos:
             c = self.terms[mono]
-            body = "*".join(_atom_text(a, len(mono) > 1 or abs(c) != 1) for a in mono)
+            # (a leading minus binds tighter than //: `-((-d)//16)`, not `-(-d)//16`)
+            body = "*".join(_atom_text(a, len(mono) > 1 or abs(c) != 1 or (c < 0 and not parts)) for a in mono)
             if not body:
                 text = str(abs(c))
             elif abs(c) == 1:

@@ -552,6 +552,8 @@ class StatementsMixin:
         cls = ClassVal(_class_qualname(s, cls_env), bases, cls_env, digest, frame.path)
         cls.decorators = decorators
         cls.fields = [t.target.id for t in s.body if isinstance(t, ir.AnnAssign) and isinstance(t.target, ir.Name)]
+        cls.int_fields = {t.target.id for t in s.body if isinstance(t, ir.AnnAssign) and isinstance(t.target, ir.Name)
+                          and isinstance(t.annotation, ir.Name) and t.annotation.id == "int"}  # (configs.py)
         return cls
 
     # =====================================================================================
