@@ -225,6 +225,8 @@ def record(frame, probe: RankProbe, kind: str, data) -> None:
         # A use inside an `if` not decided (`if kv_heads == 1: rearrange(k, 'b 1 n d -> b n
         # d')`) may hold only on that way: the dims it pins are no fact about the input.
         data = (data[0], {r: {} for r in data[1]})
+    if kind in ("ranks", "weak-ranks", "unpack") and probe.probe in getattr(frame.engine, "rank_tests", ()):
+        return  # on one way of an `if` that tests this input's rank (rank_tested_probe)
     uses = frame.entry.__dict__.setdefault("probe_uses", {})
     uses.setdefault(probe.probe, []).append((kind, data))
 
@@ -332,6 +334,19 @@ def rank_assertion(engine, frame, test, env) -> None:
     probe = engine.eval(frame, subject, env, record=False)
     if is_probe(probe):
         record(frame, probe, "ranks", (ranks - _NEGATIVE, {}))
+
+
+def rank_tested_probe(engine, frame, test, env):
+    """The probe whose rank an `if` tests (`if x.ndim == 3: x = rearrange(x, 'b n d -> b 1 n
+    d')`), in a probing run; else None. Inside either way, what an op needs of its rank holds
+    on that way only: it is no fact about the input (record skips it)."""
+    if not engine.probing or not isinstance(test, ir.Compare) or len(test.ops) != 1:
+        return None
+    subject = _rank_subject(test.left)
+    if subject is None:
+        return None
+    probe = engine.eval(frame, subject, env, record=False)
+    return probe.probe if is_probe(probe) else None
 
 
 def _rank_subject(node):

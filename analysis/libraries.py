@@ -133,6 +133,10 @@ class LibraryResolver:
         return any(_inside(path, p) for p in self.paths)
 
 
+# Distributions whose dependents compute with tensors (their source is read, not kept opaque).
+_TENSOR_DISTRIBUTIONS = ("torch", "pytorch", "einops")
+
+
 def _torch_dependents(base: str) -> dict:
     """{top-level package: its distribution requires torch} for the wheels in a folder."""
     return {top: torch for top, (torch, _) in _distributions(base).items()}
@@ -199,10 +203,11 @@ def _read_distribution(base: str, info: str):
             record = f.read(2_000_000)
     except OSError:
         return None
-    torch = any(line.split(":", 1)[1].strip().split(";")[0].strip().lower().startswith(("torch", "pytorch"))
+    # (einops too: einops-exts' rearrange_many, a tensor library without torch in its metadata)
+    torch = any(line.split(":", 1)[1].strip().split(";")[0].strip().lower().startswith(_TENSOR_DISTRIBUTIONS)
                 and "extra ==" not in line
                 for line in meta.splitlines() if line.lower().startswith("requires-dist:"))
-    torch = torch or info.lower().startswith(("torch", "pytorch"))
+    torch = torch or info.lower().startswith(_TENSOR_DISTRIBUTIONS)
     tops = set()
     for line in record.splitlines():
         top = line.split(",", 1)[0].split("/", 1)[0]

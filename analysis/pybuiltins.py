@@ -1012,6 +1012,33 @@ def _re_split(engine, args, kwargs, site):
     return ListVal([p if p is not None else None for p in parts], "list")
 
 
+def _re_findall(engine, args, kwargs, site):
+    import re
+    if len(args) != 2 or kwargs or not _safe_pattern(args[0]) or not isinstance(args[1], str) \
+            or len(args[1]) > _RE_MAX_TEXT:
+        return UNKNOWN
+    try:
+        found = re.findall(args[0], args[1])
+    except re.error:
+        return UNKNOWN
+    return engine.new_obj(ListVal([ListVal(list(f), "tuple") if isinstance(f, tuple) else f for f in found], "list"))
+
+
+def _re_sub(engine, args, kwargs, site):
+    """re.sub(pattern, repl, text): with a str repl; with a function, only where nothing
+    matches (einops_exts rewrites `...name` axes this way: a pattern without them is kept)."""
+    import re
+    if len(args) != 3 or kwargs or not _safe_pattern(args[0]) or not isinstance(args[2], str) \
+            or len(args[2]) > _RE_MAX_TEXT:
+        return UNKNOWN
+    try:
+        if isinstance(args[1], str):
+            return re.sub(args[0], args[1], args[2])
+        return args[2] if re.search(args[0], args[2]) is None else UNKNOWN
+    except re.error:
+        return UNKNOWN
+
+
 def _copier(deep):
     """copy.copy / copy.deepcopy of lists, dicts and plain objects: a new object, so a write
     to the copy (torchvision's `block_cnf = copy.copy(cnf); block_cnf.input_channels = ...`)
@@ -1101,7 +1128,7 @@ _TABLE = {
     "builtins.all": _anyall(all), "builtins.hasattr": _hasattr, "builtins.getattr": _getattr,
     "builtins.setattr": _setattr, "builtins.callable": _callable, "builtins.type": _type, "builtins.divmod": _divmod, "builtins.print": _none,
     "builtins.str": _str, "builtins.map": _map, "builtins.iter": _iter, "builtins.filter": _filter, "inspect.signature": _signature,
-    "re.split": _re_split,
+    "re.split": _re_split, "re.findall": _re_findall, "re.sub": _re_sub,
     "builtins.next": _next,
     "builtins.set": lambda e, a, k, s: _set(e, a), "builtins.slice": _slice,
     "math.sqrt": _math(math.sqrt), "math.ceil": _rounding(math.ceil), "math.floor": _rounding(math.floor),

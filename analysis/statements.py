@@ -219,9 +219,16 @@ class StatementsMixin:
             left[truth] = exits() != before
             return result
 
-        a, b = branchheap.run_both_ways(
-            self, lambda: run(True, s.body, test, on_true),
-            lambda: run(False, s.orelse, S.not_(test) if isinstance(test, S.Cond) else test, on_false))
+        tested = generic.rank_tested_probe(self, frame, s.test, env)
+        if tested is not None:
+            self.__dict__.setdefault("rank_tests", []).append(tested)
+        try:
+            a, b = branchheap.run_both_ways(
+                self, lambda: run(True, s.body, test, on_true),
+                lambda: run(False, s.orelse, S.not_(test) if isinstance(test, S.Cond) else test, on_false))
+        finally:
+            if tested is not None:
+                self.rank_tests.pop()
         out = self.join_env(a, b)
         if sp is not None and out is not None:
             # Where only one way goes on (`if flag: return ...`), the flags have its values.

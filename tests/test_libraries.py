@@ -39,8 +39,20 @@ def _site(tmp_path):
     """)
     _write(site, "blocklib/heavy.py", "import torch\nclass Unused:\n    pass\n")
     _write(site, "quietlib/__init__.py", "def make(n):\n    return n\n")
+    # helpers over einops (einops-exts' style): about tensors, though torch is not required
+    _write(site, "manylib/__init__.py", """
+        from einops import rearrange
+
+        def _many(fn):
+            def inner(tensors, pattern, **kwargs):
+                return (fn(t, pattern, **kwargs) for t in tensors)
+            return inner
+
+        rearrange_many = _many(rearrange)
+    """)
     _dist(site, "blocklib", "blocklib", ["torch>=2.0", "numpy"])
     _dist(site, "quietlib", "quietlib", ["pyyaml", "tqdm; extra == 'torch'"])
+    _dist(site, "manylib", "manylib", ["einops (>=0.4)"])
     return site
 
 
@@ -48,10 +60,12 @@ USER = """
 import torch
 from blocklib import Block
 from quietlib import make
+from manylib import rearrange_many
 
 b = Block(8, 16)
 y = b(torch.randn(4, 8))
 n = make(3)
+q, k = rearrange_many((torch.randn(2, 5, 32), torch.randn(2, 7, 32)), 'b n (h d) -> b h n d', h=4)
 """
 
 
@@ -65,6 +79,7 @@ def test_a_library_block_gives_shapes_and_only_its_module_runs(tmp_path):
     result = host.analyze(str(user))
     shapes = {f.text: f.shape for f in result.facts if f.is_target}
     assert shapes["y"] == "Tensor[4, 16]"
+    assert (shapes["q"], shapes["k"]) == ("Tensor[2, 4, 5, 8]", "Tensor[2, 4, 7, 8]")  # read: it needs einops
     loaded = {p.rsplit("site/", 1)[-1] for p in host.files if "site" in p}
     assert "blocklib/blocks.py" in loaded
     assert "blocklib/heavy.py" not in loaded  # lazy: nothing asked for it
@@ -79,7 +94,7 @@ def test_no_library_path_means_no_library(tmp_path):
     host.set_file(str(user), USER)
     shapes = {f.text: f.shape for f in host.analyze(str(user)).facts if f.is_target}
     assert "y" not in shapes
-    assert _torch_dependents(str(site)) == {"blocklib": True, "quietlib": False}
+    assert _torch_dependents(str(site)) == {"blocklib": True, "quietlib": False, "manylib": True}
 
 
 BUGGY = """
