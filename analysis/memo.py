@@ -13,7 +13,7 @@ from .ops.spec import SomeTensors, TensorValue
 from . import configs, pybuiltins
 from .annotations import tensor_from_annotation
 from .generic import GENERIC_REST, context_notes, generic_hyperparameter
-from .name_uses import sequence_parameter
+from .name_uses import name_uses, sequence_parameter
 from .frames import MAX_DEPTH, CALL_STEPS, reachable, depth_exceeded, over_step_limit, Dep, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
 
 
@@ -443,12 +443,17 @@ class MemoMixin:
         no default (`self_attn: MultiHeadAttention`, parts handed in by whoever builds the
         model): in a class nobody builds, a generic instance of that class, so the calls of
         it run instead of giving Unknown. None otherwise."""
-        if param.annotation is None:
+        unit = self.program.unit(fn.path, fn.unit_key)
+        node = param.annotation
+        if node is None and unit is not None:
+            use = name_uses(unit).get(param.name)
+            node = use.asserted_class if use is not None else None  # `assert isinstance(net, SirenNet)`
+        if node is None:
             # `GPT(config)` reading only fields of the file's one GPTConfig dataclass
-            found = configs.matching_dataclass(self.program.unit(fn.path, fn.unit_key), param.name,
-                                               self.module_envs.get(fn.path, {}))
+            found = configs.matching_dataclass(unit, param.name, self.module_envs.get(fn.path, {})) \
+                if unit is not None else None
             return configs.generic_config(self, found) if found is not None else None
-        cls = self._static_value(param.annotation, fn.path)
+        cls = self._static_value(node, fn.path)
         if configs.is_dataclass(cls):
             return configs.generic_config(self, cls)  # `config: MambaConfig`
         if not isinstance(cls, ClassVal) or not cls.is_module():

@@ -27,6 +27,7 @@ class NameUse:
     # Used where a number or a flag goes, or rebound: `dim * 2`, `dim > 0`, `isinstance(v,
     # tuple)`, `dims = ...` (the name then holds something else).
     scalar: bool = False
+    asserted_class: object = None  # the class node of `assert isinstance(net, SirenNet)`
 
 
 def nodes(root):
@@ -105,6 +106,11 @@ def name_uses(unit) -> dict:
                     u.iterated = True
                 elif not (i == 0 and all(op in ("in", "not in", "is", "is not") for op in n.ops)):
                     u.scalar = True
+        elif t is ir.Assert and type(n.test) is ir.Call and type(n.test.func) is ir.Name and \
+                n.test.func.id == "isinstance" and len(n.test.args) == 2 and \
+                not any(a.name or a.star for a in n.test.args) and type(n.test.args[1].value) in (ir.Name, ir.Attr):
+            if (u := use(n.test.args[0].value)) is not None:
+                u.asserted_class = n.test.args[1].value
         elif t in (ir.Assign, ir.AugAssign, ir.AnnAssign):
             for target in (n.targets if t is ir.Assign else (n.target,)):
                 for m in nodes(target):
