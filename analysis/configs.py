@@ -22,7 +22,8 @@ def is_dataclass(cls) -> bool:
         any("dataclass" in d for d in getattr(cls, "decorators", None) or ())
 
 
-def _fields(cls) -> list:
+def fields(cls) -> list:
+    """The dataclass fields of `cls` and its bases, base fields first (the __init__ order)."""
     out: list = []
     for c in reversed(cls.mro()):
         for f in getattr(c, "fields", []):
@@ -37,7 +38,7 @@ def matching_dataclass(unit, name: str, module_env: dict):
     use = name_uses(unit).get(name)
     if use is None or not use.attrs or use.called or use.indexed or use.iterated or use.scalar:
         return None
-    found = [c for c in module_env.values() if is_dataclass(c) and use.attrs <= set(_fields(c))]
+    found = [c for c in module_env.values() if is_dataclass(c) and use.attrs <= set(fields(c))]
     unique = []
     for c in found:
         if all(c is not u for u in unique):
@@ -50,7 +51,7 @@ def generic_config(engine, cls):
     notes = context_notes(engine, "defaults")
     ints = getattr(cls, "int_fields", set())
     values = {}
-    for f in _fields(cls):
+    for f in fields(cls):
         owner = next((c for c in cls.mro() if f in c.attrs), None)
         default = owner.attrs[f] if owner is not None else None
         if owner is None or (type(default) is int and default < 0):

@@ -12,7 +12,7 @@ from .shapes import UNKNOWN
 from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance,
                      ListVal, MaybeNone, ModuleNS, NNModule, PartialVal, Ref, SliceVal, SOME_INT, TensorOrNumber,
                      is_int_like, is_tensor, value_key)
-from . import limits, pybuiltins, pysets, tails, tensor_options, values
+from . import configs, limits, pybuiltins, pysets, tails, tensor_options, values
 from .tensor_options import TensorOptions
 from .memo import arguments_key
 from . import autograd_function, datasources, enums, flags, generic, intervals, solver
@@ -477,13 +477,8 @@ class ExpressionsMixin:
         return result
 
     def _dataclass_init(self, inst, cls, args, kwargs):
-        fields = []
-        for c in reversed(cls.mro()):
-            for f in getattr(c, "fields", []):
-                if f not in fields:
-                    fields.append(f)
         args = list(args)
-        for f in fields:
+        for f in configs.fields(cls):
             if args:
                 value = args.pop(0)
             elif f in kwargs:

@@ -1000,10 +1000,16 @@ def _safe_pattern(pattern) -> bool:
     return True
 
 
+def _regex_call(args, kwargs, n):
+    """True when `re.<fn>(pattern, ..., text)` has n positional arguments, a pattern that
+    cannot backtrack without bound and a short text (the last argument)."""
+    return len(args) == n and not kwargs and _safe_pattern(args[0]) and isinstance(args[-1], str) \
+        and len(args[-1]) <= _RE_MAX_TEXT
+
+
 def _re_split(engine, args, kwargs, site):
     import re
-    if len(args) != 2 or kwargs or not _safe_pattern(args[0]) or not isinstance(args[1], str) \
-            or len(args[1]) > _RE_MAX_TEXT:
+    if not _regex_call(args, kwargs, 2):
         return UNKNOWN
     try:
         parts = re.split(args[0], args[1])
@@ -1014,8 +1020,7 @@ def _re_split(engine, args, kwargs, site):
 
 def _re_findall(engine, args, kwargs, site):
     import re
-    if len(args) != 2 or kwargs or not _safe_pattern(args[0]) or not isinstance(args[1], str) \
-            or len(args[1]) > _RE_MAX_TEXT:
+    if not _regex_call(args, kwargs, 2):
         return UNKNOWN
     try:
         found = re.findall(args[0], args[1])
@@ -1028,8 +1033,7 @@ def _re_sub(engine, args, kwargs, site):
     """re.sub(pattern, repl, text): with a str repl; with a function, only where nothing
     matches (einops_exts rewrites `...name` axes this way: a pattern without them is kept)."""
     import re
-    if len(args) != 3 or kwargs or not _safe_pattern(args[0]) or not isinstance(args[2], str) \
-            or len(args[2]) > _RE_MAX_TEXT:
+    if not _regex_call(args, kwargs, 3):
         return UNKNOWN
     try:
         if isinstance(args[1], str):
