@@ -439,10 +439,12 @@ class MemoMixin:
         return env, hard
 
     def _annotated_part(self, fn, param):
-        """A constructor parameter annotated with a module class of the program and given
-        no default (`self_attn: MultiHeadAttention`, parts handed in by whoever builds the
-        model): in a class nobody builds, a generic instance of that class, so the calls of
-        it run instead of giving Unknown. None otherwise."""
+        """A constructor parameter given no default whose class the code states: annotated
+        with a module class of the program (`self_attn: MultiHeadAttention`, parts handed in
+        by whoever builds the model) or asserted (`assert isinstance(net, SirenNet)`): in a
+        class nobody builds, a generic instance of that class, so the calls of it run instead
+        of giving Unknown; a dataclass, annotated or matched by the fields read
+        (`config.n_embd`), a generic config (configs.py). None otherwise."""
         unit = self.program.unit(fn.path, fn.unit_key)
         node = param.annotation
         if node is None and unit is not None:
