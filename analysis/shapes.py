@@ -284,6 +284,12 @@ def floordiv(a: Dim, b: Dim) -> Dim:
         return a // b
     if b == 1:
         return a
+    nested = _nested_div(a)
+    if nested is not None and _positive(b):
+        # floor((floor(x/m) + k) / b) = floor((x + k*m) / (m*b)) for m, b >= 1: two stride-2
+        # convs are `(H + 3)//4`, not `((H + 1)//2 + 1)//2`
+        x, m, k = nested
+        return floordiv(add(x, mul(k, m)), mul(m, b))
     if isinstance(b, int) and b > 0:
         # Split a = b*q + r with r the part whose coefficients are not multiples of b.
         q, r = {}, {}
@@ -297,7 +303,9 @@ def floordiv(a: Dim, b: Dim) -> Dim:
         rest = Expr.make(r)
         if isinstance(rest, int):  # 0 <= rest < b: exact
             return Expr.make(q)
-        return Expr.make({(Atom("div", (a, b)),): 1})
+        # floor((b*q + r) / b) = q + floor(r / b), q being an int: `(H - 16)//16 + 1` is
+        # `H//16`, and `(H - 1)//2 + 1` (a stride-2 conv) is `(H + 1)//2`
+        return add(Expr.make(q), Expr.make({(Atom("div", (rest, b)),): 1}))
     if isinstance(b, Expr):
         quotient = _exact_divide(a, b)
         if quotient is not None:
@@ -305,7 +313,55 @@ def floordiv(a: Dim, b: Dim) -> Dim:
         reduced = _cancel_common(a, b)
         if reduced is not None:
             return floordiv(*reduced)
+        split = _split_multiples(a, b)
+        if split is not None:  # (the same for a symbol: `(H - p)//p + 1` is `H//p`)
+            return add(split[0], floordiv(split[1], b))
     return Expr.make({(Atom("div", (a, b)),): 1})
+
+
+def _positive(d) -> bool:
+    """An int >= 1, or a single monomial of symbols (each >= 1) with a positive coefficient."""
+    if isinstance(d, int):
+        return d >= 1
+    if not isinstance(d, Expr) or len(d.terms) != 1:
+        return False
+    (m, c), = d.terms.items()
+    return c >= 1 and all(atom.kind == "sym" for atom in m)
+
+
+def _nested_div(a):
+    """(x, m, k) when a is `x//m + k` (k an int, m positive), else None."""
+    if not isinstance(a, Expr):
+        return None
+    k, found = 0, None
+    for m, c in a.terms.items():
+        if m == ():
+            k = c
+        elif c == 1 and len(m) == 1 and m[0].kind == "div" and found is None:
+            found = m[0].args
+        else:
+            return None
+    if found is None or not isinstance(k, int) or not _positive(found[1]):
+        return None
+    return found[0], found[1], k
+
+
+def _split_multiples(a: Dim, b: Expr):
+    """(q, r) with a = b*q + r, q the terms of a that b (a single monomial) divides, when
+    there are some and some others; else None."""
+    if len(b.terms) != 1:
+        return None
+    q, r = {}, {}
+    for m, c in _poly(a).items():
+        part = _exact_divide(Expr.make({m: c}), b) if m else None
+        if part is None:
+            r[m] = c
+        else:
+            for qm, qc in _poly(part).items():
+                q[qm] = q.get(qm, 0) + qc
+    if not q or not r:
+        return None
+    return Expr.make(q), Expr.make(r)
 
 
 def _cancel_common(a: Dim, b: Expr):

@@ -17,7 +17,7 @@ class PatchEmbeddings(nn.Module):
         bs, c, h, w = x.shape
         x = x.permute(2, 3, 0, 1)
         x = x.view(h * w, bs, c)
-       #^ Tensor[(H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 1, N, d_model]
+       #^ Tensor[(H//patch_size)*(W//patch_size), N, d_model]
         return x
 
 

@@ -79,11 +79,11 @@ class ResNet(nn.Module):
 
     def forward(self, x):
         x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
-       #^ Tensor[N, 64, (H - 1)//2//2 + 1, (W - 1)//2//2 + 1]
+       #^ Tensor[N, 64, (H + 3)//4, (W + 3)//4]
         x = self.layer1(x)
-       #^ Tensor[N, ?, (H - 1)//2//2 + 1, (W - 1)//2//2 + 1]
+       #^ Tensor[N, ?, (H + 3)//4, (W + 3)//4]
         x = self.layer2(x)
-       #^ Tensor[N, ?, (H - 1)//2//2//2 + 1, (W - 1)//2//2//2 + 1]
+       #^ Tensor[N, ?, (H + 7)//8, (W + 7)//8]
         x = torch.flatten(self.avgpool(x), 1)
        #^ Tensor[N, ?]
         logits = self.fc(x)

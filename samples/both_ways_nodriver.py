@@ -20,9 +20,9 @@ class Stem(nn.Module):
 
     def forward(self, x):
         x = self.conv1(x)
-       #^ Tensor[N, ?, (H - 1)//2 + 1, (W - 1)//2 + 1]
+       #^ Tensor[N, ?, (H + 1)//2, (W + 1)//2]
         x = self.pool(x)
-       #^ Tensor[N, ?, (H - 1)//2//2 + 1, (W - 1)//2//2 + 1]
+       #^ Tensor[N, ?, (H + 3)//4, (W + 3)//4]
         return x
 
 # oracle: Stem(stem_width=8, deep_stem=True)(torch.randn(2, 3, 16, 16))

@@ -17,7 +17,7 @@ class Bucketed(nn.Module):
         assert n_buckets % 2 == 0
         rotated = torch.randn(x.shape[0], x.shape[1], n_buckets // 2)
         both = torch.cat([rotated, -rotated], dim=-1)
-       #^ Tensor[b, n, 2*(n//bucket_size//2)]
+       #^ Tensor[b, n, 2*(n//(2*bucket_size))]
         return both.argmax(dim=-1)
 
     def forward(self, x):

@@ -19,7 +19,7 @@ class RegionStem(nn.Module):
         h, w = x.shape[-2:]
         assert h % self.region == 0 and w % self.region == 0
         y = self.conv(x)
-       #^ Tensor[N, dim, (H - 2)//4 + 1, (W - 2)//4 + 1]
+       #^ Tensor[N, dim, (H + 2)//4, (W + 2)//4]
         return y
 
 

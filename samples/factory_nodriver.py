@@ -39,7 +39,7 @@ class Net(nn.Module):
         x = self.layer1(x)
        #^ Tensor[N, 32, H, W]
         x = self.layer2(x)
-       #^ Tensor[N, 64, (H - 1)//2 + 1, (W - 1)//2 + 1]
+       #^ Tensor[N, 64, (H + 1)//2, (W + 1)//2]
         x = x.mean(dim=(2, 3))
         logits = self.fc(x)
        #^ Tensor[N, num_classes]

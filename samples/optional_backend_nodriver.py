@@ -21,9 +21,9 @@ class Stem(nn.Module):
 
     def forward(self, x):
         x = self.conv1(x)
-       #^ Tensor[N, stem_width, (H - 1)//2 + 1, (W - 1)//2 + 1]
+       #^ Tensor[N, stem_width, (H + 1)//2, (W + 1)//2]
         x = torch.relu(self.bn1(x))
-       #^ Tensor[N, stem_width, (H - 1)//2 + 1, (W - 1)//2 + 1]
+       #^ Tensor[N, stem_width, (H + 1)//2, (W + 1)//2]
         return x
 
 # oracle: Stem(stem_width=8)(torch.randn(2, 3, 16, 16))

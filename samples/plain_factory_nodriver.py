@@ -55,7 +55,7 @@ class Net(nn.Module):
 
     def forward(self, x):
         x = self.features(x)
-       #^ Tensor[N, ?, (H - 1)//2 + 1, (W - 1)//2 + 1]
+       #^ Tensor[N, ?, (H + 1)//2, (W + 1)//2]
         x = self.logits(x)
        #^ Tensor[N, num_classes]
         return x

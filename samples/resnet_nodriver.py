@@ -104,13 +104,13 @@ class Stem(nn.Module):
 
     def forward(self, x):
         x = self.conv1(x)
-       #^ Tensor[N, 64, (H - 1)//2 + 1, (W - 1)//2 + 1]
+       #^ Tensor[N, 64, (H + 1)//2, (W + 1)//2]
         x = self.bn1(x)
-       #^ Tensor[N, 64, (H - 1)//2 + 1, (W - 1)//2 + 1]
+       #^ Tensor[N, 64, (H + 1)//2, (W + 1)//2]
         x = self.relu(x)
-       #^ Tensor[N, 64, (H - 1)//2 + 1, (W - 1)//2 + 1]
+       #^ Tensor[N, 64, (H + 1)//2, (W + 1)//2]
         x = self.maxpool(x)
-       #^ Tensor[N, 64, (H - 1)//2//2 + 1, (W - 1)//2//2 + 1]
+       #^ Tensor[N, 64, (H + 3)//4, (W + 3)//4]
         x = self.avgpool(x)
        #^ Tensor[N, 64, 1, 1]
         x = torch.flatten(x, 1)

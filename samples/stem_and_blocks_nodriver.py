@@ -22,7 +22,7 @@ class Net(nn.Module):
         for i, blk in enumerate(self.blocks):
             x = blk(x)
         z = x
-       #^ Tensor[N, width, (H - 1)//2 + 1, (W - 1)//2 + 1]
+       #^ Tensor[N, width, (H + 1)//2, (W + 1)//2]
         return y.mean() + z.mean()
 
 # oracle: Net(depth=2, width=8)(torch.randn(2, 3, 16, 16))

@@ -13,11 +13,11 @@ class PatchEmbed(nn.Module):
     def forward(self, x):
         B, C, H, W = x.shape
         x = self.proj(x)
-       #^ Tensor[B, embed_dim, (H - patch_size)//patch_size + 1, (W - patch_size)//patch_size + 1]
+       #^ Tensor[B, embed_dim, H//patch_size, W//patch_size]
         x = x.flatten(2)
-       #^ Tensor[B, embed_dim, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 1]
+       #^ Tensor[B, embed_dim, (H//patch_size)*(W//patch_size)]
         x = x.transpose(1, 2)
-       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 1, embed_dim]
+       #^ Tensor[B, (H//patch_size)*(W//patch_size), embed_dim]
         return x
 
 
@@ -35,21 +35,21 @@ class Attention(nn.Module):
     def forward(self, x):
         B, N, C = x.shape
         qkv = self.qkv(x).reshape(B, N, 3, self.num_heads, C // self.num_heads).permute(2, 0, 3, 1, 4)
-       #^ Tensor[3, B, num_heads, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim//num_heads]
+       #^ Tensor[3, B, num_heads, (H//patch_size)*(W//patch_size) + 1, embed_dim//num_heads]
         q, k, v = qkv.unbind(0)
-       #^ Tensor[B, num_heads, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim//num_heads]
+       #^ Tensor[B, num_heads, (H//patch_size)*(W//patch_size) + 1, embed_dim//num_heads]
         attn = (q @ k.transpose(-2, -1)) * self.scale
-       #^ Tensor[B, num_heads, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2]
+       #^ Tensor[B, num_heads, (H//patch_size)*(W//patch_size) + 1, (H//patch_size)*(W//patch_size) + 1]
         attn = attn.softmax(dim=-1)
-       #^ Tensor[B, num_heads, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2]
+       #^ Tensor[B, num_heads, (H//patch_size)*(W//patch_size) + 1, (H//patch_size)*(W//patch_size) + 1]
         attn = self.attn_drop(attn)
-       #^ Tensor[B, num_heads, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2]
+       #^ Tensor[B, num_heads, (H//patch_size)*(W//patch_size) + 1, (H//patch_size)*(W//patch_size) + 1]
         x = (attn @ v).transpose(1, 2).reshape(B, N, C)
-       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim]
+       #^ Tensor[B, (H//patch_size)*(W//patch_size) + 1, embed_dim]
         x = self.proj(x)
-       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim]
+       #^ Tensor[B, (H//patch_size)*(W//patch_size) + 1, embed_dim]
         x = self.proj_drop(x)
-       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim]
+       #^ Tensor[B, (H//patch_size)*(W//patch_size) + 1, embed_dim]
         return x
 
 
@@ -65,15 +65,15 @@ class Mlp(nn.Module):
 
     def forward(self, x):
         x = self.fc1(x)
-       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, 4*embed_dim]
+       #^ Tensor[B, (H//patch_size)*(W//patch_size) + 1, 4*embed_dim]
         x = self.act(x)
-       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, 4*embed_dim]
+       #^ Tensor[B, (H//patch_size)*(W//patch_size) + 1, 4*embed_dim]
         x = self.drop(x)
-       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, 4*embed_dim]
+       #^ Tensor[B, (H//patch_size)*(W//patch_size) + 1, 4*embed_dim]
         x = self.fc2(x)
-       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim]
+       #^ Tensor[B, (H//patch_size)*(W//patch_size) + 1, embed_dim]
         x = self.drop(x)
-       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim]
+       #^ Tensor[B, (H//patch_size)*(W//patch_size) + 1, embed_dim]
         return x
 
 
@@ -87,9 +87,9 @@ class Block(nn.Module):
 
     def forward(self, x):
         x = x + self.attn(self.norm1(x))
-       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim]
+       #^ Tensor[B, (H//patch_size)*(W//patch_size) + 1, embed_dim]
         x = x + self.mlp(self.norm2(x))
-       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim]
+       #^ Tensor[B, (H//patch_size)*(W//patch_size) + 1, embed_dim]
         return x
 
 
@@ -107,13 +107,13 @@ class VisionTransformer(nn.Module):
 
     def forward(self, x):
         x = self.patch_embed(x)
-       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 1, embed_dim]
+       #^ Tensor[B, (H//patch_size)*(W//patch_size), embed_dim]
         cls_tokens = self.cls_token.expand(x.shape[0], -1, -1)
        #^ Tensor[B, 1, embed_dim]
         x = torch.cat((cls_tokens, x), dim=1)
-       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim]
+       #^ Tensor[B, (H//patch_size)*(W//patch_size) + 1, embed_dim]
         x = x + self.pos_embed
-       #^ Tensor[B, (H - patch_size)//patch_size + ((H - patch_size)//patch_size)*((W - patch_size)//patch_size) + (W - patch_size)//patch_size + 2, embed_dim]
+       #^ Tensor[B, (H//patch_size)*(W//patch_size) + 1, embed_dim]
         for blk in self.blocks:
             x = blk(x)
         x = self.norm(x)

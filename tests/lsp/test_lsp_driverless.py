@@ -54,7 +54,7 @@ async def test_routed_keywords_and_a_loop_built_stem_over_lsp(real: LanguageClie
             # probed for an unknown count (its probe's writes undone: no false error)
             ("sequential_dict_nodriver.py", "logits = self.head(first)", "logits: Tensor[b, num_classes]"),
             ("block_parameter_nodriver.py", "x = self.layer2(x)",
-             "x: Tensor[N, ?, (H - 1)//2//2//2 + 1, (W - 1)//2//2//2 + 1]"),
+             "x: Tensor[N, ?, (H + 7)//8, (W + 7)//8]"),
             ("unknown_count_helper_nodriver.py", "y = self.layer1(x)", "y: Tensor[N, 32, H, W]")):
         path = real.root / name
         text = (SAMPLES / name).read_text()
