@@ -1053,6 +1053,22 @@ _PARAM_ASSIGN = re.compile(
 _PARAM_REGISTER = re.compile(r"register_parameter\(\s*[\"'](\w+)[\"']")
 
 
+def _call_arguments(text: str, start: int, limit: int = 4000) -> str:
+    """The text of a call's arguments from just after its `(` to the matching `)`, over
+    several lines (`nn.Parameter(create_mask(...),\n requires_grad=False)`)."""
+    depth = 1
+    end = min(len(text), start + limit)
+    for i in range(start, end):
+        c = text[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return text[start:i]
+    return text[start:end]
+
+
 class _Params:
     """Parameter counts (int, or an expression in symbolic hyperparameters) per module:
     every parameter below it, as `module.parameters()` gives them."""
@@ -1212,7 +1228,7 @@ class _Params:
                 n, f = set(), set()
                 for m in _PARAM_ASSIGN.finditer(text):
                     n.add(m.group(1))
-                    if re.search(r"requires_grad\s*=\s*False", m.group(2)):
+                    if re.search(r"requires_grad\s*=\s*False", _call_arguments(text, m.start(2))):
                         f.add(m.group(1))
                 n.update(_PARAM_REGISTER.findall(text))
                 got = self._declared[c.path] = (n, f)

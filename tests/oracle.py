@@ -27,11 +27,15 @@ def run_and_record_with_error(path: str, targets: dict):
     seen: dict = {}
     last_line: dict = {}
     ends = _statement_ends(path)  # first line -> last line of each simple statement
+    bodies = _loop_bodies(path)  # `for` header line -> (first, last) line of its body
 
     def note(frame, line):
         prev = last_line.get(id(frame))
         if prev is None:
             return
+        body = bodies.get(prev)
+        if body is not None and not body[0] <= line <= body[1]:
+            return  # the loop ended: its target still holds the last pass's (rebound) value
         for name in targets.get(prev, ()):
             if name in frame.f_code.co_freevars:
                 continue  # a comprehension's frame reading the name, not the def assigning it
@@ -82,6 +86,16 @@ def statement_spans(text: str) -> dict:
         if isinstance(n, ast.stmt) and not isinstance(n, _COMPOUND):
             out[n.lineno - 1] = max(out.get(n.lineno - 1, 0), n.end_lineno - 1)
     return out
+
+
+def _loop_bodies(path: str) -> dict:
+    try:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    return {n.lineno - 1: (n.body[0].lineno - 1, n.body[-1].end_lineno - 1)
+            for n in ast.walk(tree) if isinstance(n, (ast.For, ast.AsyncFor))}
 
 
 def _statement_ends(path: str) -> dict:

@@ -196,6 +196,8 @@ KNOWN_CORPUS: dict = {
                              "rows of a PermuteToFrom around a bare SelfAttention come in another order",
     "rw_botnet.py": "one activation module instance shared by every block: torchinfo lists it where it "
                     "first runs, the summary at each place",
+    "rw_fast_transformer.py": "one RotaryEmbedding shared by every FastAttention: torchinfo marks the "
+                              "blocks after the first '(recursive)' and lists them in another order",
     "rw_palm.py": "a module called with an int (RotaryEmbedding(n, device=...)) gets a row; torchinfo "
                   "lists it elsewhere",
     "rw_segformer.py": "MiT summarized alone: torchinfo calls it with the input only (its last stage); "
