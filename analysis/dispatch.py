@@ -57,7 +57,7 @@ def to_spec(v, some_tensors: bool = False, zero=UNKNOWN):
         return UNKNOWN  # a size or bound of unknown value (indexing: _index_spec)
     if v is ANY_INT:
         return v
-    if isinstance(v, (bool, int, float, str, S.Expr)):
+    if isinstance(v, (bool, int, float, complex, str, S.Expr)):
         return v
     if isinstance(v, ListVal):
         if getattr(v, "unknown", False):
@@ -471,6 +471,13 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
     probe when it keeps its rank (Linear, chunk), else None."""
     same = None
     ctor_tensors = _constructor_tensor_arguments(spec, s_args, s_kwargs) if getattr(spec, "constructor", False) else None
+    counts = [x for x in list(s_args) + list(s_kwargs.values())
+              if generic.is_probe(x) and _in_int_parameter(spec, s_args, s_kwargs, x)]
+    if counts:
+        # Another input passed as a count (`x.chunk(n + 1)`) is an int not known when the
+        # ranks of the tensor are tried.
+        s_args = [UNKNOWN if any(x is c for c in counts) else x for x in s_args]
+        s_kwargs = {k: UNKNOWN if any(x is c for c in counts) else x for k, x in s_kwargs.items()}
     for v in list(s_args) + list(s_kwargs.values()):
         if not generic.is_probe(v):
             continue
@@ -505,6 +512,26 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
         if same is None:
             same = v if preserving else generic.derived_from(v, kept)
     return same
+
+
+# Op parameters that take ints (counts, dims, sizes): a value passed there is no tensor.
+_INT_PARAMETERS = frozenset({"chunks", "sections", "split_size_or_sections", "dim", "dims", "start_dim",
+                             "end_dim", "dim0", "dim1", "diagonal", "shifts", "repeats", "groups",
+                             "upscale_factor", "downscale_factor", "num_classes"})
+
+
+def _in_int_parameter(spec, s_args, s_kwargs, v) -> bool:
+    """Is `v` passed to a parameter of the op that takes an int (`chunks`, `dim`)?"""
+    if any(k in _INT_PARAMETERS and x is v for k, x in s_kwargs.items()):
+        return True
+    params = list(spec.signature.parameters.values())
+    for i, x in enumerate(s_args):
+        if x is not v:
+            continue
+        if i < len(params) and params[i].kind in (params[i].POSITIONAL_ONLY, params[i].POSITIONAL_OR_KEYWORD):
+            if params[i].name in _INT_PARAMETERS:
+                return True
+    return False
 
 
 # Constructor parameters that take a tensor (`nn.CrossEntropyLoss(weight=w)`); every other
@@ -647,6 +674,10 @@ def call_external(engine, func, args, kwargs, site):
     if name in _PASSTHROUGH:
         if name in calltrace.PARAMETRIZATIONS:
             calltrace.parametrized(engine, name, args, kwargs)  # for the summary's rows and counts
+        if name in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") and args and \
+                ("requires_grad" in kwargs or len(args) > 1):
+            # `nn.Parameter(freqs, requires_grad=learned_freq)`: trainable or not (the summary)
+            calltrace.requires_grad(engine, args[0], kwargs.get("requires_grad", args[1] if len(args) > 1 else True))
         return args[0] if args else UNKNOWN
     if name.startswith("torch.nn.init.") and name != "torch.nn.init.calculate_gain":
         return args[0] if args else UNKNOWN  # in-place initializers return their tensor
@@ -658,6 +689,12 @@ def call_external(engine, func, args, kwargs, site):
         return engine.call_value(args[0], list(args[1:]), own, site)
     if name in _CONSTANT_CALLS:
         return _CONSTANT_CALLS[name]
+    if name == "torch.is_tensor" and len(args) == 1:
+        # (`Y = 0`, then `if torch.is_tensor(Y): Y = repeat(Y, ...)` in a loop)
+        v = args[0]
+        if is_tensor(v):
+            return True
+        return False if v is None or isinstance(v, (bool, int, float, str, S.Expr, ListVal, DictVal)) else UNKNOWN
     if name == "torch.Size":
         items = engine.iterate(None, args[0]) if args else []
         return ListVal(items, "size") if items is not None else UNKNOWN
@@ -917,10 +954,22 @@ def _str_method(s, name, args):
 # =========================================================================================
 # Attributes
 # =========================================================================================
+# The fields of torch.return_types (`torch.max(x, dim=-1).values`, `x.sort().indices`,
+# `torch.linalg.qr(a).Q`): a plain tuple has no attributes, so a tuple of tensors read this
+# way is one of them.
+_RETURN_TYPE_FIELDS = {"values": 0, "indices": 1, "min": 0, "max": 1, "Q": 0, "R": 1, "U": 0, "S": 1,
+                       "Vh": 2, "V": 2, "sign": 0, "logabsdet": 1, "eigenvalues": 0, "eigenvectors": 1,
+                       "mantissa": 0, "exponent": 1}
+
+
 def external_attr(engine, obj, name, inst):
     field = pybuiltins.namedtuple_attr(obj, name)
     if field is not pybuiltins.NOT_NAMEDTUPLE:
         return field
+    if isinstance(obj, ListVal) and obj.kind == "tuple" and name in _RETURN_TYPE_FIELDS and \
+            2 <= len(obj.items) <= 3 and all(is_tensor(x) for x in obj.items):
+        index = _RETURN_TYPE_FIELDS[name]
+        return obj.items[index] if index < len(obj.items) else UNKNOWN
     if isinstance(obj, enums.EnumMember) and enums.field(obj, name) is not None:
         return enums.field(obj, name)
     if is_tensor(obj):

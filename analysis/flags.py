@@ -23,6 +23,7 @@ from . import ir
 from . import values as V
 from . import shapes as S
 from .generic import DefaultBool, DefaultNone, DefaultZero, building_entry, building_parts
+from .name_uses import name_uses
 from .values import Instance, MaybeNone, NNModule
 
 MAX_ATOMS = 3
@@ -60,14 +61,16 @@ def _options(v) -> tuple:
     return (None, v.value)
 
 
-def split(engine, frame, test, env) -> Split | None:
+def split(engine, frame, test, env, statement=False) -> Split | None:
     """The test's truth for each option of the values it reads, or None when it reads none,
-    reads too many, or is not decided for some combination."""
+    reads too many, or is not decided for some combination. `statement`: the test of an
+    `if` statement (not of `a if t else b`)."""
     atoms: list = []
-    _collect(engine, frame, test, env, atoms, set())
+    in_init = statement and frame.unit.key.endswith(".__init__")
+    _collect(engine, frame, test, env, atoms, set(), none_in_calls=number_parameters(frame.unit) if in_init else ())
     if not atoms or len(atoms) > MAX_ATOMS:
         return None
-    _note_split_flags(engine, atoms)
+    _note_split_flags(engine, atoms, in_init)
     truths = {}
     for combination in product(*(_options(v) for v, _ in atoms)):
         with assumed(engine, env, atoms, dict(enumerate(combination))) as way_env:
@@ -93,11 +96,15 @@ def none_test(test, env):
     return test.left.id, v, test.ops[0] == "is not"
 
 
-def _note_split_flags(engine, atoms) -> None:
+def _note_split_flags(engine, atoms, in_init=False) -> None:
     """Remember, on the generic instance being built, the flags its construction split on
     (`dim * mult * (2 if glu else 1)`): its methods then run on one instance per value of
-    them (infer.flag_worlds), so a `forward` testing `self.glu` sees the layers built that way."""
-    names = {v.name for v, _ in atoms if isinstance(v, DefaultBool) and v.name}
+    them (infer.flag_worlds), so a `forward` testing `self.glu` sees the layers built that way.
+    A None default counts when an `if` statement of a constructor tests it (`if
+    exists(rel_pos_length):` builds the tables `forward` reads on the same test); in a helper
+    (`default(dim_out, dim)`) or `a if t else b` the ways join, keeping the parameter's symbol."""
+    names = {v.name for v, _ in atoms if (isinstance(v, DefaultBool) or in_init and isinstance(v, DefaultNone))
+             and v.name}
     if not names:
         return
     _note_on_builders(engine, names)
@@ -142,7 +149,15 @@ def note_passed_flags(engine, values) -> None:
             owner.__dict__.setdefault("passed_flags", set()).update(names)
 
 
-def _collect(engine, frame, node, env, atoms, seen, truthy=True) -> None:
+def number_parameters(unit) -> frozenset:
+    """The parameters a constructor uses as numbers only (`2 * rel_pos_length - 1`): a None
+    default of one is given as a size (its symbol); a tensor or a layer passed in
+    (`custom_freqs=None`, then `freqs = custom_freqs`) is not."""
+    return frozenset(name for name, use in name_uses(unit).items()
+                     if use.scalar and not (use.called or use.attrs or use.indexed or use.iterated))
+
+
+def _collect(engine, frame, node, env, atoms, seen, truthy=True, none_in_calls=()) -> None:
     """Names and module attributes under the test that hold a flag or a MaybeNone, and a
     None default read for its truth (`if representation_size:`; `p is None` is left to
     DefaultNone.join, which keeps the parameter's symbol where the ways meet)."""
@@ -158,16 +173,19 @@ def _collect(engine, frame, node, env, atoms, seen, truthy=True) -> None:
         else:
             _collect(engine, frame, node.obj, env, atoms, seen, False)
     elif t is ir.UnaryOp:
-        _collect(engine, frame, node.operand, env, atoms, seen, truthy)
+        _collect(engine, frame, node.operand, env, atoms, seen, truthy, none_in_calls)
     elif t is ir.BoolOp:
         for v in node.values:
-            _collect(engine, frame, v, env, atoms, seen, truthy)
+            _collect(engine, frame, v, env, atoms, seen, truthy, none_in_calls)
     elif t is ir.Compare:
         for v in (node.left,) + tuple(node.comparators):
             _collect(engine, frame, v, env, atoms, seen, False)
     elif t is ir.Call:
+        # (in a constructor's `if` statement, `exists(rel_pos_length)` tests a None default
+        # as `is not None` does: flag_worlds builds the model both ways)
         for a in node.args:
-            _collect(engine, frame, a.value, env, atoms, seen, False)
+            _collect(engine, frame, a.value, env, atoms, seen,
+                     type(a.value) is ir.Name and a.value.id in none_in_calls)
     if where is None:
         return
     key = where if where[0] == "name" else ("attr", id(where[1]), where[2])

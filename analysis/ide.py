@@ -244,6 +244,16 @@ def _runs_signature(engine, path, unit_key, entries, notes) -> tuple:
     return sig
 
 
+def _trusted_ids(engine):
+    """The ids of the entries some context that is no guess reaches (None: no guesses)."""
+    made = engine.__dict__.get("_trusted_ids")
+    if made is None:
+        guessed = getattr(engine, "guess_roots", None)
+        made = engine._trusted_ids = {e.id for e in reachable([r for r in engine.roots if r.id not in guessed])} \
+            if guessed else False
+    return made or None
+
+
 def context_labels(engine) -> dict:
     """entry id -> the names of the contexts that reach it (sorted): the hover labels the
     shapes it lists with where they come from. Made once per run, when a def has several
@@ -372,6 +382,7 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
     unevaluated: set = set()  # nodes a context reached and could not evaluate
     rank_blind: set = set()  # ... with an argument of unknown rank: their rank is not known
     labels = context_labels(engine) if len(entries) > 1 else {}
+    trusted = _trusted_ids(engine) if len(entries) > 1 else None
     sources: dict = {}  # node -> {value text: the contexts it comes from}
     for entry in entries:
         for key, vals in _facts_by_unit(entry).get((path, unit_key), ()):
@@ -384,6 +395,8 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
             elif kind == "<targets>":
                 targets.update(vals)
             elif kind == "<unknown>":
+                if trusted is not None and entry.id not in trusted:
+                    continue  # a guessed way (an optional input given) adds shapes, never removes them
                 unevaluated.add(key[3])
                 if "rank" in vals:
                     rank_blind.add(key[3])
@@ -676,6 +689,8 @@ def _contract_fix(f, line, has_jax, import_line, jax_names=frozenset({"Float"}))
         m = re.search(r"[(,]\s*(" + re.escape(name) + r")\s*(?=[,)=])", header)
         if m is None:
             continue
+        if kind == "Float" and header[m.end():].lstrip().startswith("="):
+            kind = "Shaped"  # an optional input (`mask=None`) given: its dtype is not known (a bool mask)
         at = m.end(1)
         edits.append(TextEdit(Span((f.span.start[0], at), (f.span.start[0], at)), f': {kind}[Tensor, "{dims}"]'))
         kinds.add(kind)

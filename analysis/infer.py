@@ -24,7 +24,9 @@ from .annotations import tensor_from_annotation
 from .ops.spec import TensorValue
 from . import shapes as S
 from .block_params import block_choices
-from .generic import (DefaultBool, RankProbe, broadcast_renaming, context_notes, decide_input, gather_uses,
+from .name_uses import name_uses
+from . import flags as flags_mod
+from .generic import (DefaultBool, DefaultNone, RankProbe, broadcast_renaming, context_notes, decide_input, gather_uses,
                       lead_count, ranked_from_tail)
 
 
@@ -209,6 +211,9 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 if worlds:
                     self._run_with_instances(fn, worlds, key, collected, own)
                     continue
+            if self_value is not None and self._method_flag_ways(fn):
+                self._run_with_instances(fn, [self_value], key, collected, own)
+                continue
             args = []
             params = list(fn.params)
             if self_value is not None and params:
@@ -244,14 +249,21 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         # builds, `FastAttention(causal=causal)`, which keeps it): its methods read them
         # again, and only a world per value keeps what they read consistent with what was
         # built (a flag used in __init__ alone is joined there at a fraction of the cost).
-        kept = {v.name for v in inst.attrs.values() if isinstance(v, DefaultBool)} | set(inst.attrs) | \
+        kept = {v.name for v in inst.attrs.values() if isinstance(v, (DefaultBool, DefaultNone))} | set(inst.attrs) | \
             inst.origin.__dict__.get("passed_flags", set())
         flags = sorted(n for n in inst.origin.__dict__.get("split_flags", ()) if n in params and n in kept)
+        # A None default is built given as a size (its symbol), so only one the constructor
+        # uses as a number (`2 * rel_pos_length - 1`); a tensor or a layer passed in
+        # (`custom_freqs=None`, then `freqs = custom_freqs`) is not one.
+        init_unit = self.program.unit(init.path, init.unit_key)
+        numbers = flags_mod.number_parameters(init_unit) if init_unit is not None else frozenset()
+        flags = [f for f in flags if init.defaults.get(f) is not None or f in numbers]
         # Too many to try every combination (a model with a dozen switches): one world, the
         # model built with its default flags. It is a guess like the others; joined, the
         # flags would leave the layers that depend on them Unknown.
         defaults_only = len(flags) > MAX_FLAG_WORLD_FLAGS
-        if defaults_only and not all(isinstance(init.defaults.get(f), bool) for f in flags):
+        if defaults_only and not all(init.defaults.get(f) is None or isinstance(init.defaults.get(f), bool)
+                                     for f in flags):
             flags, defaults_only = [], False
         # A block class it takes (`ResNet(block, layers)`): one world per class of the file
         # it could be (block_params), each a guess.
@@ -263,8 +275,10 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         block_ways = [((blocks[0], b),) for b in blocks[1]] if blocks else [()]
         dead = inst.origin.__dict__.get("dead_flag_values", set())  # (a way that raises)
         worlds = []
+        # (a None default: None, or given, a size the model is built with: `if
+        # exists(rel_pos_length):` builds the relative position tables)
         flag_values = [tuple(init.defaults[f] for f in flags)] if defaults_only else \
-            itertools.product((False, True), repeat=len(flags))
+            itertools.product(*(((None, S.sym(f)) if init.defaults.get(f) is None else (False, True)) for f in flags))
         for values, block in itertools.product(flag_values, block_ways):
             if any((f, v) in dead for f, v in zip(flags, values)):
                 continue
@@ -275,7 +289,8 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             if not isinstance(w, Instance):
                 continue
             w.context_label = "with " + ", ".join(
-                (["its default flags"] if defaults_only else [f"{f}={v}" for f, v in zip(flags, values)]) +
+                (["its default flags"] if defaults_only else
+                 [f"{f}={v}" if v is None or isinstance(v, bool) else f"{f} given" for f, v in zip(flags, values)]) +
                 [f"{n}={b.qualname.rsplit('.', 1)[-1]}" for n, b in block])
             if block or defaults_only or any(init.defaults.get(f) is not v for f, v in zip(flags, values)):
                 # A value the model is not built with by default is a guess, like a way of an
@@ -297,41 +312,99 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         `layers` would be Unknown). Not kept for reuse: an edit of a factory or a new subclass
         changes the instances without touching this def."""
         start = len(collected)
-        for inst in instances:
+        ways = self._method_flag_ways(fn) or [({}, (), (), None)]
+        for inst, (flag, optional, always, flag_label) in itertools.product(instances, ways):
             mark = len(collected)
             try:
-                inputs = self._generic_inputs(fn, [inst])
-                self.call_user(fn, [inst], inputs, generic=True)
+                inputs = self._generic_inputs(fn, [inst], flag, optional + always)
+                if any(n not in inputs for n in optional):
+                    continue  # (`device=None`: no tensor; the default way runs it as None)
+                self.call_user(fn, [inst], {**flag, **inputs}, generic=True)
             except Budget:
                 break
             finally:
-                if getattr(inst, "guessed_world", False):
+                guessed = getattr(inst, "guessed_world", False)
+                if guessed or flag_label:
                     self.guess_roots.update(e.id for e in collected[mark:])
-                if getattr(inst, "guessed_world", False) == "defaults":
+                if flag_label:  # (no diagnostics from the class's methods in that way: ide)
+                    self.guess_classes.add(fn.qualname.rsplit(".", 1)[0])
+                if guessed == "defaults" and not flag_label:
                     self.default_roots.update(e.id for e in collected[mark:])
-                label = getattr(inst, "context_label", None)
+                label = ", ".join(x for x in (getattr(inst, "context_label", None), flag_label) if x) or None
                 for e in collected[mark:]:
                     e.context_label = label  # (ide.context_labels; None: named by its def)
         own[key] = collected[start:]
 
-    def _generic_inputs(self, fn, args) -> dict:
-        """Tensors for the inputs of a def no call reached (see generic.py)."""
+    def _method_flag_ways(self, fn) -> list:
+        """The calls of a module's method nobody calls that differ by an optional argument
+        the training loop may pass: a bool flag it tests (`forward(self, text,
+        return_loss=False)`, `if not return_loss: return logits`) given the other value, or a
+        None default it reads (`mask=None`, then `rearrange(mask, 'b n -> b () n')`, or `if
+        exists(mask):`) given as a tensor (its shape decided from its uses, like a required
+        input's). [(keywords, the optional input given, the optional inputs always given,
+        label)]: the default way first, then one per such parameter (at most MAX_METHOD_WAYS:
+        the flags tested first, then the None defaults tested, then those passed on, each in
+        signature order); [] when it has none. As for a constructor's flags (flag_worlds), one run per value keeps what the
+        code after the test reads consistent with the way it took; a way not the default is
+        a guess (its shapes are shown, its diagnostics are not)."""
+        if not isinstance(fn, FunctionVal) or _is_static(fn) or fn.unit_key.endswith(".__init__"):
+            return []
+        unit = self.program.unit(fn.path, fn.unit_key)
+        if unit is None:
+            return []
+        uses = name_uses(unit)
+        module_env = self.module_envs.get(fn.path, {})
+        resolve = self._annotation_resolver(fn)
+        ways, always = [], []  # ways: (rank: tested flags first, then tested None defaults, the rest last)
+        for p in unit.params[1:]:
+            if p.kind not in ("pos", "kwonly") or p.name not in fn.defaults or p.name not in uses:
+                continue
+            default, use = fn.defaults[p.name], uses[p.name]
+            if isinstance(default, bool) and use.tested:
+                ways.append((0, {p.name: not default}, (), f"with {p.name}={not default}"))
+            elif default is None and not (use.asserted and not use.tested) and \
+                    (p.annotation is None or tensor_from_annotation(p.annotation, resolve) is not None):
+                # (an assert on it says when it is needed: `assert not (self.cross and
+                # context is None)`; the default way is the one it admits)
+                if use.tested or any(_may_test_none(module_env.get(f)) for f in use.passed_to):
+                    # (`if exists(mask):`; `default(context, x)`, `self.attn(x, mask=mask)`)
+                    ways.append((1 if use.tested else 2, {}, (p.name,), f"with {p.name} given"))
+                else:
+                    # Read with no test for None (`rearrange(mask, 'b n -> b () n')`): called
+                    # with None, the body would raise; a caller passes a tensor.
+                    always.append(p.name)
+        if not ways:
+            return [({}, (), tuple(always), None)] if always else []
+        ways = sorted(ways, key=lambda w: w[0])[:MAX_METHOD_WAYS]
+        return [({}, (), tuple(always), None)] + [(k, g, tuple(always), label) for _, k, g, label in ways]
+
+    def _generic_inputs(self, fn, args, kwargs=None, given=()) -> dict:
+        """Tensors for the inputs of a def no call reached (see generic.py), called with
+        these arguments; `given`: parameters with a default that are inputs all the same."""
         unit = self.program.unit(fn.path, fn.unit_key)
         if unit is None:
             return {}
         resolve = self._annotation_resolver(fn)
-        names = []
+        names, declared_given = [], {}
+        plain = True  # the first input probed gets the plain names (B, T, C) unless one is declared before it
         for p in unit.params[len(args):]:
-            if p.kind not in ("pos", "kwonly") or p.name in fn.defaults:
+            if p.kind not in ("pos", "kwonly") or (p.name in fn.defaults and p.name not in given):
                 continue
             if p.annotation is not None:
                 declared = tensor_from_annotation(p.annotation, resolve)
+                if declared is not None and declared.shape is not None and p.name in given:
+                    declared_given[p.name] = declared  # `mask: Bool[Tensor, "B T"] = None`, given
+                if declared is not None and declared.shape is not None and not names:
+                    plain = False  # (`x: Float[Tensor, "b n dim"]`: `context` is then `context_T`)
                 if declared is None or declared.shape is not None:
                     continue  # not a tensor, or its annotation already gives the shape
             names.append(p.name)
-        return self.probe_inputs(fn, list(args), {}, names, generic=True)
+        return {**self.probe_inputs(fn, list(args), dict(kwargs or {}), names, generic=True, optional=given,
+                                    plain_names=plain),
+                **declared_given}
 
-    def probe_inputs(self, fn, args, kwargs, names, generic=False, invented: set | None = None) -> dict:
+    def probe_inputs(self, fn, args, kwargs, names, generic=False, invented: set | None = None,
+                     optional=(), plain_names=True) -> dict:
         """Symbolic tensors for the parameters `names` of a call: a first run binds each to
         a probe and records how the body uses it (generic.py); its entries are not results.
         `invented` learns the symbols made up for them (generic.decide_input)."""
@@ -358,7 +431,8 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             for obj, before in writes.before.values():
                 branchheap.restore(obj, before)
         uses = gather_uses(self._recorded_run(sink, mark))
-        inputs, first = {}, True
+        inputs, first = {}, plain_names
+        optional_dims: set = set()  # the dims made up for the optional inputs given
         for n in names:
             made: set = set()
             t = decide_input(n, uses.get((fn.qualname, n), []), first,
@@ -366,14 +440,19 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                              invented=made)
             if invented is not None:
                 invented |= made
+            optional_dims |= made  # (when some input is optional: see below)
             if t is not None:
                 inputs[n] = t
                 # (the plain names once: a later input's dims are named after it)
                 first = first and t.shape is None and not (t.tail and made)
-        self._rank_open_inputs(fn, args, kwargs, inputs, generic, invented)
+        # With an optional input given, the dims made up for every input may be renamed
+        # after those they meet (`x: Tensor[b, n, C]` with `einsum('b i d, b j d', x,
+        # to_kv(context))` is `[b, n, dim]`), as the run without it would have named them.
+        self._rank_open_inputs(fn, args, kwargs, inputs, generic, invented,
+                               optional_dims if any(n in inputs for n in optional) else frozenset())
         return inputs
 
-    def _rank_open_inputs(self, fn, args, kwargs, inputs, generic, invented) -> None:
+    def _rank_open_inputs(self, fn, args, kwargs, inputs, generic, invented, optional_dims=frozenset()) -> None:
         """Inputs decided as `Tensor[..., tail]` whose rank a later op fixes (an einsum or a
         rearrange after the Linear that gave the tail): run the body with them and bind each
         to the rank every op that needed one agreed on (dispatch._note_lead_count); again
@@ -381,15 +460,18 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         ranks nothing is the context's own run: the call that follows finds it memoized."""
         made: set = set()  # the leading dims named here
         self._rank_by_later_ops(fn, args, kwargs, inputs, generic, made)
-        if not made:
-            return
         if invented is not None:
             invented |= made
+        if not (made or optional_dims):
+            return
         # A dim made up here that the body broadcasts with another input's (the einsum's
-        # batch letter) is named after it: `key: Tensor[B, batch, dim]`, not `[B, T, dim]`.
+        # batch letter) is named after it: `key: Tensor[B, batch, dim]`, not `[B, T, dim]`;
+        # so is one of an optional input given (`mask: Tensor[B, T]`, not `[mask_B, mask_T]`).
         entry = self._deciding_run(fn, args, kwargs, inputs, generic)
-        same = broadcast_renaming(list(inputs.items()), [c for c, _ in getattr(entry, "preconditions", ())],
-                                  made) if entry is not None else {}
+        # (the conditions of the defs it calls too: `attn(x, mask=mask)` broadcasts them there)
+        same = broadcast_renaming(list(inputs.items()), [c for e in reachable([entry])
+                                                         for c, _ in getattr(e, "preconditions", ())],
+                                  made | optional_dims) if entry is not None else {}
         for n, t in inputs.items():
             if same and t.shape is not None and any(S.free_symbols(d) & same.keys() for d in t.shape):
                 inputs[n] = TensorValue(tuple(S.substitute(d, same) for d in t.shape), t.dtype)
@@ -455,9 +537,22 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         return self.construct(cls, [], {}, None, generic=True)
 
 
+def _program_def(f) -> bool:
+    f = getattr(f, "wrapped", f)
+    return isinstance(f, (FunctionVal, ClassVal))
+
+
+def _may_test_none(f) -> bool:
+    """Could the callee an optional argument is passed to handle None (a def or class of the
+    program, a part of the model, a value not known here), as an op cannot?"""
+    f = getattr(f, "wrapped", f)
+    return f is None or isinstance(f, (FunctionVal, ClassVal))
+
+
 MAX_FACTORY_INSTANCES = 4
 MAX_RANKING_RUNS = 3  # runs that rank open inputs (_rank_open_inputs), one per einsum chain link
 MAX_FLAG_WORLD_FLAGS = 2  # flags split on at construction: 2**2 instances at most
+MAX_METHOD_WAYS = 4  # optional arguments of a method nobody calls, given one at a time: 1 + 4 runs
 
 
 def _heirs_with_init(module_env, cls, fn, name) -> list:

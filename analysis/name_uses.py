@@ -28,6 +28,9 @@ class NameUse:
     # tuple)`, `dims = ...` (the name then holds something else).
     scalar: bool = False
     asserted_class: object = None  # the class node of `assert isinstance(net, SirenNet)`
+    tested: bool = False  # in the test of an `if` (or of `a if t else b`): `if return_loss:`
+    passed_to: set = field(default_factory=set)  # plain names of the functions it is passed to
+    asserted: bool = False  # in the test of an `assert`: `assert not (cross and context is None)`
 
 
 def nodes(root):
@@ -68,6 +71,12 @@ def name_uses(unit) -> dict:
             for a in n.args:
                 if (u := use(a.value)) is None:
                     continue
+                if func is not None:
+                    u.passed_to.add(func)
+                elif type(n.func) is ir.Attr and _root_name(n.func) == "self":
+                    u.passed_to.add("self")  # `self.attn(x, mask=mask)`: to a part of the model
+                elif type(n.func) is not ir.Attr:
+                    u.passed_to.add("")  # to a value called (`fns[i](x, mask)`)
                 if a.star == 1 or (func in _ITERABLE_BUILTINS and not a.name):
                     u.iterated = True
                 elif func in ("isinstance", "type", "int", "float", "range"):
@@ -111,6 +120,14 @@ def name_uses(unit) -> dict:
                 not any(a.name or a.star for a in n.test.args) and type(n.test.args[1].value) in (ir.Name, ir.Attr):
             if (u := use(n.test.args[0].value)) is not None:
                 u.asserted_class = n.test.args[1].value
+        elif t in (ir.If, ir.IfExp):
+            for m in nodes(n.test):
+                if (u := use(m)) is not None:
+                    u.tested = True
+        if t is ir.Assert:
+            for m in nodes(n.test):
+                if (u := use(m)) is not None:
+                    u.asserted = True
         elif t in (ir.Assign, ir.AugAssign, ir.AnnAssign):
             for target in (n.targets if t is ir.Assign else (n.target,)):
                 for m in nodes(target):
@@ -120,6 +137,12 @@ def name_uses(unit) -> dict:
         _CACHE.clear()
     _CACHE[unit.digest] = found
     return found
+
+
+def _root_name(node):
+    while type(node) is ir.Attr:
+        node = node.obj
+    return node.id if type(node) is ir.Name else None
 
 
 def sequence_parameter(unit, name: str) -> bool:

@@ -185,7 +185,7 @@ class StatementsMixin:
             return self.exec_block(frame, s.orelse, env)
         # A test on default flags or values that may be None (`if not self.receives_context:`,
         # `if exists(pos_emb):`): each way sees what they are there (analysis.flags).
-        sp = flags.split(self, frame, s.test, env)
+        sp = flags.split(self, frame, s.test, env, statement=True)
         if sp is not None and not (sp.possible(True) and sp.possible(False)):
             return self.exec_block(frame, s.body if sp.possible(True) else s.orelse, env)
         on_true, on_false = (sp.values_when(True), sp.values_when(False)) if sp is not None else ({}, {})
@@ -230,6 +230,8 @@ class StatementsMixin:
             if tested is not None:
                 self.rank_tests.pop()
         out = self.join_env(a, b)
+        if given is not None and a is not None and b is not None:
+            _keep_parameter_sizes(out, *((b, a) if given[2] else (a, b)))
         if sp is not None and out is not None:
             # Where only one way goes on (`if flag: return ...`), the flags have its values.
             goes_on = on_false if a is None else on_true if b is None else \
@@ -829,3 +831,24 @@ def _unpacked_pieces(value, m: int):
     sizes = [whole.per] * (m - 1) + [S.sub(whole.size, S.mul(m - 1, whole.per))]
     return [TensorValue(element.shape[:d] + (size,) + element.shape[d + 1:], element.dtype) for size in sizes]
 
+
+
+def _keep_parameter_sizes(out, none_env, given_env) -> None:
+    """After `if name is None: ... else: config = CONFIGS[name]; dim = config['dim']` in a
+    class nobody builds: a size that is its parameter's symbol on the None way and a number
+    not known on the other (read from a table by the given name) stays that symbol where the
+    ways meet. Both are some int the model is built with, and the symbol already stands for
+    any; joined to Unknown, every layer built from it would lose its shape."""
+    for k, v in out.items():
+        if v is not UNKNOWN and v is not values.SOME_INT:
+            continue
+        mine, theirs = none_env.get(k), given_env.get(k)
+        if _parameter_symbol(mine) and (theirs is UNKNOWN or theirs is values.SOME_INT):
+            out[k] = mine
+
+
+def _parameter_symbol(v) -> bool:
+    if not isinstance(v, S.Expr) or len(v.terms) != 1:
+        return False
+    (atoms, coeff), = v.terms.items()
+    return coeff == 1 and len(atoms) == 1 and atoms[0].kind == "sym"

@@ -75,7 +75,7 @@ def dtype_name(d):
 
 
 def _is_number(x):
-    return isinstance(x, (bool, int, float, S.Expr))
+    return isinstance(x, (bool, int, float, complex, S.Expr))
 
 
 def _operand(x):
@@ -88,6 +88,8 @@ def _operand(x):
         return (), "int64"
     if isinstance(x, float):
         return (), "float32"
+    if isinstance(x, complex):
+        return (), None  # `1j * x`: a complex tensor of x's shape (its dtype is left unknown)
     raise Unknowable("operand is not a tensor or number")
 
 
@@ -148,7 +150,7 @@ def binary(ctx, a, b, result_dtype=None):
 
 def _with_scalar(tensor_dtype, scalar_dtype):
     """A Python scalar only lifts an integer or bool tensor to float (int tensor * 0.5)."""
-    if tensor_dtype is None:
+    if tensor_dtype is None or scalar_dtype is None:
         return None
     if scalar_dtype == "float32" and tensor_dtype not in ("float16", "bfloat16", "float32", "float64"):
         return "float32"

@@ -399,5 +399,6 @@ def promote(*dtypes) -> str | None:
     known = [d for d in dtypes if d is not None]
     if len(known) != len(dtypes):
         return None
-    order = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64"]
+    order = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
+             "complex32", "complex64", "complex128"]
     return max(known, key=lambda d: order.index(d) if d in order else -1) if known else None
