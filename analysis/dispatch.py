@@ -742,7 +742,10 @@ _PASSTHROUGH = {"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.jit
 _CONSTANT_CALLS = {"torch.jit.is_scripting": False, "torch.jit.is_tracing": False,
                    "torch._C._get_tracing_state": None, "torch._assert": None,
                    "torch.compiler.is_compiling": False, "torch._dynamo.is_compiling": False,
-                   "torch.is_grad_enabled": True, "torch.get_default_dtype": Dtype("float32")}
+                   "torch.is_grad_enabled": True, "torch.get_default_dtype": Dtype("float32"),
+                   # one process, as the file runs on its own: no process group is set up
+                   # (`if dist.is_initialized() and dist.get_world_size() > 1: all_gather(...)`)
+                   "torch.distributed.is_initialized": False}
 _SILENT = {"torch.manual_seed", "torch.set_grad_enabled", "torch.device", "torch.inference_mode",
            "torch.enable_grad", "torch.is_tensor", "torch.cuda.is_available", "torch.save",
            "torch.load", "torch.set_printoptions", "torch.use_deterministic_algorithms",

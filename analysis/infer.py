@@ -313,7 +313,10 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         changes the instances without touching this def."""
         start = len(collected)
         ways = self._method_flag_ways(fn) or [({}, (), (), None)]
-        for inst, (flag, optional, always, flag_label) in itertools.product(instances, ways):
+        # The default way on every instance; the other ways on the first one only (a class
+        # built once per flag value would otherwise multiply its runs: LSH attention, 4 x 5).
+        runs = [(inst, ways[0]) for inst in instances] + [(instances[0], w) for w in ways[1:]] if instances else []
+        for inst, (flag, optional, always, flag_label) in runs:
             mark = len(collected)
             try:
                 inputs = self._generic_inputs(fn, [inst], flag, optional + always)
