@@ -23,7 +23,7 @@ from . import ir
 from . import values as V
 from . import shapes as S
 from .generic import DefaultBool, DefaultNone, DefaultZero, building_entry, building_parts
-from .name_uses import name_uses
+from .name_uses import number_parameters
 from .values import Instance, MaybeNone, NNModule
 
 MAX_ATOMS = 3
@@ -147,14 +147,6 @@ def note_passed_flags(engine, values) -> None:
         owner = building_entry(engine)
         if owner is not None:
             owner.__dict__.setdefault("passed_flags", set()).update(names)
-
-
-def number_parameters(unit) -> frozenset:
-    """The parameters a constructor uses as numbers only (`2 * rel_pos_length - 1`): a None
-    default of one is given as a size (its symbol); a tensor or a layer passed in
-    (`custom_freqs=None`, then `freqs = custom_freqs`) is not."""
-    return frozenset(name for name, use in name_uses(unit).items()
-                     if use.scalar and not (use.called or use.attrs or use.indexed or use.iterated))
 
 
 def _collect(engine, frame, node, env, atoms, seen, truthy=True, none_in_calls=()) -> None:

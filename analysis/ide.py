@@ -67,8 +67,7 @@ def _engine_view(engine, path: str) -> tuple:
     by_unit: dict = {}  # unit key -> the live entries holding facts of it
     # An entry only a guessed flag world reaches (infer.flag_worlds) gives no diagnostics in
     # the methods of that world's class: the flag's other value may be the only one used.
-    guessed = getattr(engine, "guess_roots", None)
-    trusted = {e.id for e in reachable([r for r in engine.roots if r.id not in guessed])} if guessed else None
+    trusted = _trusted_ids(engine)
     guess_classes = getattr(engine, "guess_classes", set())
     defaults = getattr(engine, "default_roots", set())
     by_defaults = {e.id for e in reachable([r for r in engine.roots if r.id in defaults])} if defaults else set()

@@ -24,8 +24,7 @@ from .annotations import tensor_from_annotation
 from .ops.spec import TensorValue
 from . import shapes as S
 from .block_params import block_choices
-from .name_uses import name_uses
-from . import flags as flags_mod
+from .name_uses import name_uses, number_parameters
 from .generic import (DefaultBool, DefaultNone, RankProbe, broadcast_renaming, context_notes, decide_input, gather_uses,
                       lead_count, ranked_from_tail)
 
@@ -211,8 +210,9 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 if worlds:
                     self._run_with_instances(fn, worlds, key, collected, own)
                     continue
-            if self_value is not None and self._method_flag_ways(fn):
-                self._run_with_instances(fn, [self_value], key, collected, own)
+            ways = self._method_flag_ways(fn) if self_value is not None else []
+            if ways:
+                self._run_with_instances(fn, [self_value], key, collected, own, ways)
                 continue
             args = []
             params = list(fn.params)
@@ -256,7 +256,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         # uses as a number (`2 * rel_pos_length - 1`); a tensor or a layer passed in
         # (`custom_freqs=None`, then `freqs = custom_freqs`) is not one.
         init_unit = self.program.unit(init.path, init.unit_key)
-        numbers = flags_mod.number_parameters(init_unit) if init_unit is not None else frozenset()
+        numbers = number_parameters(init_unit) if init_unit is not None else frozenset()
         flags = [f for f in flags if init.defaults.get(f) is not None or f in numbers]
         # Too many to try every combination (a model with a dozen switches): one world, the
         # model built with its default flags. It is a guess like the others; joined, the
@@ -306,13 +306,13 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             worlds.append(w)
         return worlds
 
-    def _run_with_instances(self, fn, instances, key, collected, own):
+    def _run_with_instances(self, fn, instances, key, collected, own, ways=None):
         """A method of a class the file's factories build (or of a base class its heirs
         build): run on each of those instances instead of the generic one (whose `block`,
         `layers` would be Unknown). Not kept for reuse: an edit of a factory or a new subclass
         changes the instances without touching this def."""
         start = len(collected)
-        ways = self._method_flag_ways(fn) or [({}, (), (), None)]
+        ways = (ways if ways is not None else self._method_flag_ways(fn)) or [({}, (), (), None)]
         # The default way on every instance; the other ways on the first one only (a class
         # built once per flag value would otherwise multiply its runs: LSH attention, 4 x 5).
         runs = [(inst, ways[0]) for inst in instances] + [(instances[0], w) for w in ways[1:]] if instances else []
@@ -435,7 +435,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 branchheap.restore(obj, before)
         uses = gather_uses(self._recorded_run(sink, mark))
         inputs, first = {}, plain_names
-        optional_dims: set = set()  # the dims made up for the optional inputs given
+        made_dims: set = set()  # the dims made up for every input (renamed when one is optional)
         for n in names:
             made: set = set()
             t = decide_input(n, uses.get((fn.qualname, n), []), first,
@@ -443,7 +443,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                              invented=made)
             if invented is not None:
                 invented |= made
-            optional_dims |= made  # (when some input is optional: see below)
+            made_dims |= made
             if t is not None:
                 inputs[n] = t
                 # (the plain names once: a later input's dims are named after it)
@@ -452,10 +452,10 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         # after those they meet (`x: Tensor[b, n, C]` with `einsum('b i d, b j d', x,
         # to_kv(context))` is `[b, n, dim]`), as the run without it would have named them.
         self._rank_open_inputs(fn, args, kwargs, inputs, generic, invented,
-                               optional_dims if any(n in inputs for n in optional) else frozenset())
+                               made_dims if any(n in inputs for n in optional) else frozenset())
         return inputs
 
-    def _rank_open_inputs(self, fn, args, kwargs, inputs, generic, invented, optional_dims=frozenset()) -> None:
+    def _rank_open_inputs(self, fn, args, kwargs, inputs, generic, invented, renamable=frozenset()) -> None:
         """Inputs decided as `Tensor[..., tail]` whose rank a later op fixes (an einsum or a
         rearrange after the Linear that gave the tail): run the body with them and bind each
         to the rank every op that needed one agreed on (dispatch._note_lead_count); again
@@ -465,7 +465,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self._rank_by_later_ops(fn, args, kwargs, inputs, generic, made)
         if invented is not None:
             invented |= made
-        if not (made or optional_dims):
+        if not (made or renamable):
             return
         # A dim made up here that the body broadcasts with another input's (the einsum's
         # batch letter) is named after it: `key: Tensor[B, batch, dim]`, not `[B, T, dim]`;
@@ -474,7 +474,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         # (the conditions of the defs it calls too: `attn(x, mask=mask)` broadcasts them there)
         same = broadcast_renaming(list(inputs.items()), [c for e in reachable([entry])
                                                          for c, _ in getattr(e, "preconditions", ())],
-                                  made | optional_dims) if entry is not None else {}
+                                  made | renamable) if entry is not None else {}
         for n, t in inputs.items():
             if same and t.shape is not None and any(S.free_symbols(d) & same.keys() for d in t.shape):
                 inputs[n] = TensorValue(tuple(S.substitute(d, same) for d in t.shape), t.dtype)
@@ -538,11 +538,6 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         """An instance built by running __init__ with its defaults (Unknown otherwise);
         memoized like any constructor call."""
         return self.construct(cls, [], {}, None, generic=True)
-
-
-def _program_def(f) -> bool:
-    f = getattr(f, "wrapped", f)
-    return isinstance(f, (FunctionVal, ClassVal))
 
 
 def _may_test_none(f) -> bool:

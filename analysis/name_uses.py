@@ -150,3 +150,11 @@ def sequence_parameter(unit, name: str) -> bool:
     an attribute of, or used as a number, a flag or a target?"""
     u = name_uses(unit).get(name)
     return u is not None and (u.iterated or u.indexed) and not (u.called or u.attrs or u.scalar)
+
+
+def number_parameters(unit) -> frozenset:
+    """The names a unit uses as numbers only (`2 * rel_pos_length - 1`): a constructor's None
+    default of one is given as a size (its symbol); a tensor or a layer passed in
+    (`custom_freqs=None`, then `freqs = custom_freqs`) is not."""
+    return frozenset(name for name, use in name_uses(unit).items()
+                     if use.scalar and not (use.called or use.attrs or use.indexed or use.iterated))
