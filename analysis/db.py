@@ -17,6 +17,7 @@ Not thread-safe: use it from one thread (parso trees mutate, z3 contexts are not
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass
 
 from . import diskcache, solver
@@ -65,6 +66,11 @@ class AnalysisHost:
         self._jedi_cache: dict = {}
         self.engines: dict = {}  # path -> the engine of its latest analysis (analysis.summary reads it)
         self.fact_cache: dict = {}  # (path, unit key) -> (signature, [ShapeFact]) (see ide)
+        # Work a result left for later (its facts: ide.build_file_analysis), done before the
+        # host changes what it reads (settle), under one lock: a server thread may read
+        # the facts while the analysis thread goes on.
+        self._deferred: list = []
+        self._deferred_lock = threading.RLock()
         # (path, unit key) of every unit whose code changed (or that appeared or went away)
         # since the last analysis: what memoized results may depend on (memo._unchanged).
         self.changed_units: set = set()
@@ -83,10 +89,12 @@ class AnalysisHost:
     def set_file(self, path: str, text: str) -> None:
         state = self.files.setdefault(path, _FileState())
         if state.text != text:
+            self.settle()
             state.text = text
             self._revision += 1
 
     def remove_file(self, path: str) -> None:
+        self.settle()
         state = self.files.pop(path, None)
         self.engines.pop(path, None)
         if state is not None:
@@ -230,9 +238,39 @@ class AnalysisHost:
             self.unit_cache.write_pending()  # in the background, now that the result is ready
         return result
 
+    # -- work left for later ----------------------------------------------------------------
+    def defer(self, make):
+        """`make` once, when first asked for or at the next settle(); returns the asker."""
+        box: list = []
+        todo = [make]  # dropped once made: what it read (an engine, a parse) is let go
+
+        def get():
+            if not box:
+                with self._deferred_lock:
+                    if not box:
+                        try:
+                            box.append(todo.pop()())
+                        except Exception as exc:  # noqa: BLE001 - an engine bug: no facts, never a crash
+                            self.query_log.append(f"error:{type(exc).__name__}: {exc}")
+                            box.append([])
+            return box[0]
+
+        with self._deferred_lock:
+            self._deferred.append(get)
+        return get
+
+    def settle(self) -> None:
+        """Do the deferred work now: what it reads (parse trees' line offsets, the memo,
+        the fact cache) is about to change."""
+        with self._deferred_lock:
+            pending, self._deferred = self._deferred, []
+            for get in pending:
+                get()
+
     def _analyze(self, path: str, cancel=None) -> FileAnalysis:
         from .ide import build_file_analysis
 
+        self.settle()
         self.query_log.clear()  # the log says what this analysis recomputed (and stays small)
         solver.SOLVE_LOG.clear()
         # Every file whose text changed is lowered now, so `changed_units` is complete

@@ -53,8 +53,8 @@ def _span(unit, nid):
 
 
 def _engine_view(engine, path: str) -> tuple:
-    """(facts' entries by unit, diagnostics records, context notes) of a run
-    for a file: made once per run (an edit that changes no unit reuses the run: db.py)."""
+    """(facts' entries by unit, diagnostics records) of a run for a file: made once per
+    run (an edit that changes no unit reuses the run: db.py)."""
     views = engine.__dict__.setdefault("_views", {})
     view = views.get(path)
     if view is not None:
@@ -89,17 +89,29 @@ def _engine_view(engine, path: str) -> tuple:
                                  rec.message + " (with the model's default flags)", rec.related, rec.repair)
             if rec.unit[0] == path:
                 diags.setdefault(rec.key(), rec)
-    view = views[path] = (by_unit, diags, context_notes_by_entry(engine))
+    view = views[path] = (by_unit, diags)
     return view
+
+
+def _context_notes(engine) -> dict:
+    """context_notes_by_entry of a run, made once per run."""
+    notes = engine.__dict__.get("_context_notes")
+    if notes is None:
+        notes = engine._context_notes = context_notes_by_entry(engine)
+    return notes
 
 
 def build_file_analysis(host, engine, path: str) -> FileAnalysis:
     units = host.units(path)
-    by_unit, diags, notes = _engine_view(engine, path)
+    lines = host.lines(path)
+    by_unit, diags = _engine_view(engine, path)
     result = FileAnalysis(path)
-    # Facts are placed in file lines when first read (a hover, inlay hints), not here: an
-    # edit that moves lines publishes its diagnostics without re-placing every fact below.
-    result.make_facts = _facts_maker(_collect_facts(host, engine, path, units, by_unit, notes))
+    # The facts are made when first read (a hover, inlay hints) or before the host changes
+    # anything they read (AnalysisHost.settle), not here: the diagnostics of an edit are
+    # published first. They are placed in file lines when read, so an edit that moves
+    # lines does not re-place every fact below it either.
+    result.make_facts = _facts_maker(host.defer(
+        lambda: _collect_facts(host, engine, path, units, lines, by_unit, _context_notes(engine))))
 
     for rec in diags.values():
         unit = units.get(rec.unit[1])
@@ -164,10 +176,10 @@ class _FactGroup:
 
 
 def _facts_maker(placements):
-    """The file's facts from [(group, shift)], sorted, made when first read."""
+    """The file's facts from `placements()` ([(group, shift)]), sorted, made when first read."""
     def make() -> list:
         out: list = []
-        for group, shift in placements:
+        for group, shift in placements():
             out.extend(group.at(shift))
         out.sort(key=_fact_order)
         return out
@@ -175,10 +187,9 @@ def _facts_maker(placements):
     return make
 
 
-def _collect_facts(host, engine, path, units, by_unit, notes) -> list:
+def _collect_facts(host, engine, path, units, lines, by_unit, notes) -> list:
     """[(group, shift)]: each def's or module statement's facts and where they are now."""
     cache = host.fact_cache
-    lines = host.lines(path)
     used = set()
     out: list = []
     forwards: dict = {}  # class name -> the fact group of its `forward` (top-level classes)

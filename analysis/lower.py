@@ -118,7 +118,7 @@ class _Lowerer:
             counts[low.skeleton] = k + 1
             salt = 0
             while True:
-                base = _base(low.skeleton, k, salt)
+                base = low.base if low.ident == (k, salt) else _base(low.skeleton, k, salt)
                 if base not in by_base:
                     break
                 salt += 1  # two segments' idents collide (about 1 in 10^12): pick another

@@ -23,12 +23,14 @@ We never use parso's global cache (jedi shares it).
 from __future__ import annotations
 
 import bisect
+import re
 
 import parso
 from parso.utils import split_lines as _parso_split_lines
 
 _GRAMMAR = parso.load_grammar()
 _ERRORS = ("error_node", "error_leaf")
+_COMMENT_LINE = re.compile(r"[ \t\f]*(#[^\r\n]*)?(\r\n|\r|\n)?\Z")
 # Characters str.splitlines breaks on and Python does not (parso keeps them in the line).
 _NOT_PYTHON_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 
@@ -132,18 +134,16 @@ class SyntaxTree:
     def _reparse_regions(self, new: list[str]) -> bool:
         old, segs = self.lines, self.segments
         n = min(len(old), len(new))
-        p = 0  # lines equal at the start
-        while p < n and old[p] == new[p]:
-            p += 1
+        p = _equal_run(old, new, 0, 1, n)  # lines equal at the start
         if p == len(old) == len(new):
             self.reparsed_lines = 0
             return True
-        s = 0  # lines equal at the end (not overlapping the start)
-        while s < n - p and old[-1 - s] == new[-1 - s]:
-            s += 1
+        s = _equal_run(old, new, -1, -1, n - p)  # lines equal at the end (not overlapping the start)
         delta = len(new) - len(old)
         first = p + 1  # first changed line (old and new numbering agree up to it)
         last = max(len(old) - s, first)  # last changed line of the old text
+        if self._comment_edit(p, len(old) - s, len(new) - s, delta, new):
+            return True
         if self._reparse_method(first, last, delta, new):
             return True
         i = _find(segs, first)
@@ -180,6 +180,46 @@ class SyntaxTree:
             _release(children)
             j = min(len(segs) - 1, j + grow)
             grow *= 2
+
+    def _comment_edit(self, p: int, old_stop: int, new_stop: int, delta: int, new: list[str]) -> bool:
+        """Lines p+1..old_stop became new[p:new_stop], and all of them (old and new) are
+        blank or comment lines: when they lie in the prefix of one leaf (the blank lines
+        and comments before a token, not inside a string), no parse is needed. That leaf's
+        prefix takes the new lines and the leaves after it in its segment move by `delta`.
+        False: not such an edit (the caller parses)."""
+        old = self.lines
+        if not all(_COMMENT_LINE.match(line) for line in old[p:old_stop]) or \
+                not all(_COMMENT_LINE.match(line) for line in new[p:new_stop]):
+            return False
+        segs = self.segments
+        k = _find(segs, p + 1)
+        seg = segs[k]
+        off = seg.offset
+        at = (p + 1 - off, 0)  # where the change starts, the segment's numbering
+        leaf, before = _leaf_from(seg.nodes, at)
+        if leaf is None or leaf.line + off <= old_stop or leaf.type in _ERRORS or leaf.type == "endmarker":
+            return False  # (the file's end, left to a parse: _split may drop or add a segment)
+        if before is not None and (before.type in _ERRORS or node_end(before) > at):
+            return False  # inside a string that spans lines, or after a broken token
+        if before is not None:
+            l1, c1 = node_end(before)
+        else:  # the segment's first token: its prefix starts the segment, in column 0
+            l1, c1 = leaf.line - len(split_lines(leaf.prefix)) + 1, 0
+        l1 += off
+        l2 = leaf.line + off + delta  # the leaf's line is an unchanged one after the edit
+        prefix = new[l1 - 1][c1:] + "".join(new[l1:l2 - 1]) + new[l2 - 1][:leaf.column] if l1 < l2 else \
+            new[l1 - 1][c1:leaf.column]
+        if _continues(prefix) or _continues(leaf.prefix):
+            return False  # a line continuation: the tokens may change
+        if delta:
+            _shift_from(seg.nodes, leaf.start_pos, delta)
+            seg.end += delta
+            for other in segs[k + 1:]:
+                other.move(delta)
+        leaf.prefix = prefix
+        seg.lowered = None  # its text changed: lower it again (to the same code)
+        self.reparsed_lines = 0
+        return True
 
     def _reparse_method(self, first: int, last: int, delta: int, new: list[str]) -> bool:
         """An edit inside the body of one method of a top-level class re-parses that method
@@ -285,6 +325,64 @@ def _release(nodes: list) -> None:
         n.parent = None
         children = getattr(n, "children", None)
         if children:
+            stack.extend(children)
+
+
+def _equal_run(a: list, b: list, first: int, step: int, most: int) -> int:
+    """How many lines a and b have in common from index `first` on, going by `step` (1 or
+    -1), at most `most`: compared a block at a time (a list compare runs in C), then a line
+    at a time in the block that differs."""
+    n = 0
+    block = 64
+    while n < most:
+        size = min(block, most - n)
+        i = first + step * n
+        if step > 0:
+            same = a[i:i + size] == b[i:i + size]
+        else:
+            j = len(a) + i + 1, len(b) + i + 1  # the blocks' ends, as positive indices
+            same = a[j[0] - size:j[0]] == b[j[1] - size:j[1]]
+        if not same:
+            break
+        n += size
+    while n < most and a[first + step * n] == b[first + step * n]:
+        n += 1
+    return n
+
+
+def _continues(prefix: str) -> bool:
+    """Does a prefix (blank lines, comments) hold a backslash continuing a line?"""
+    return "\\" in prefix and any("\\" in line.partition("#")[0] for line in split_lines(prefix))
+
+
+def _leaf_from(nodes: list, pos: tuple) -> tuple:
+    """(the first leaf starting at or after `pos`, the leaf before it) among `nodes`."""
+    before = None
+    stack = list(reversed(nodes))
+    while stack:
+        n = stack.pop()
+        children = getattr(n, "children", None)
+        if children is None:
+            if n.start_pos >= pos:
+                return n, before
+            before = n
+        elif children and node_end(n) <= pos:
+            before = n.get_last_leaf()
+        else:
+            stack.extend(reversed(children))
+    return None, before
+
+
+def _shift_from(nodes: list, pos: tuple, delta: int) -> None:
+    """Move every leaf starting at or after `pos` by `delta` lines."""
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        children = getattr(n, "children", None)
+        if children is None:
+            if n.start_pos >= pos:
+                n.line += delta
+        elif node_end(n) > pos or not children:
             stack.extend(children)
 
 

@@ -86,6 +86,50 @@ def test_typing_in_a_method_reparses_that_method_alone():
     assert tree.reparsed_lines > 12
 
 
+COMMENT_LINES = ["# note\n", "\n", "    # indented\n", "  \n", "#\r\n", "\t# tab é😀\n", "# \\\n"]
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+def test_comment_line_edits_reparse_like_a_full_parse(sample):
+    """Comment and blank lines added, removed and changed anywhere: between statements, in
+    brackets, in strings that span lines, after a line continuation, at the file's ends."""
+    rnd = random.Random("comments " + sample.name)
+    text = sample.read_text()
+    tree = SyntaxTree()
+    tree.update(text)
+    for _ in range(60):
+        lines = split_lines(text, keepends=True)
+        at = rnd.randrange(len(lines))
+        kind = rnd.choice(["add", "add", "remove", "change"])
+        if kind == "add":
+            lines[at:at] = [rnd.choice(COMMENT_LINES) for _ in range(rnd.choice([1, 1, 3]))]
+        elif lines[at].strip() in ("",) or lines[at].lstrip().startswith("#"):
+            lines[at:at + 1] = [] if kind == "remove" else [rnd.choice(COMMENT_LINES)]
+        if "".join(lines) == text:
+            continue
+        text = "".join(lines)
+        assert _dump(tree.update(text)) == _full(text), text
+
+
+def test_a_comment_edit_in_a_method_parses_nothing():
+    methods = "".join(f"    def m{i}(self, x):\n        y = x + {i}\n        return y\n\n" for i in range(30))
+    text = f"import torch\n\n\nclass Big:\n{methods}\nclass After:\n    pass\n"
+    tree = SyntaxTree()
+    tree.update(text)
+    anchor = text.index("        return y\n", text.index("def m15"))
+    for comment in ("        # a note\n", "        # a note\n\n        # two\n", "# at column 0\n"):
+        edited = text[:anchor] + comment + text[anchor:]
+        assert _dump(tree.update(edited)) == _full(edited)
+        assert tree.reparsed_lines == 0
+        assert _dump(tree.update(text)) == _full(text)
+        assert tree.reparsed_lines == 0
+    in_string = text.replace("import torch\n", 'import torch\nDOC = """\n\n"""\n')
+    tree.update(in_string)
+    edited = in_string.replace('"""\n\n"""', '"""\n# not a comment\n"""')
+    assert _dump(tree.update(edited)) == _full(edited)
+    assert tree.reparsed_lines > 0  # a line of a string is no comment
+
+
 def _parse_objects() -> int:
     return sum(1 for o in gc.get_objects() if isinstance(o, NodeOrLeaf))
 
