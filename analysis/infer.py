@@ -172,7 +172,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             heirs = _heirs_with_init(module_env, method[1], method[0], key.rsplit(".", 1)[-1]) if method else []
             # (a class its factories build runs on those instances, and a base class on its
             # heirs' instances, never reused: a new factory or subclass changes no unit it ran)
-            reused = None if method and ((built or {}).get(value_key(method[1])) or heirs) else \
+            reused = None if method and ((built and built.get(value_key(method[1]))) or heirs) else \
                 self.reused_generic_run(path, key)  # nothing it ran changed (memo.py)
             if reused is not None:
                 if reused[0] is not None:

@@ -153,13 +153,16 @@ class MemoMixin:
         run = self.program.generic_runs.get((path, key))
         if run is None or run.last_run != self.run_id - 1:
             return None
-        changed, rerun = self.program.changed_units, self.rerun_globals
-        for e in run.probes + run.entries:  # as _unchanged, with one memo check per run
-            reach = self._reach(e)
-            if e.stale or not reach.isdisjoint(changed) or not reach.isdisjoint(rerun):
-                return None
+        made = run.probes + run.entries
+        if any(e.stale for e in made):
+            return None
+        reach = run.reach  # as _unchanged, with one memo check per run
+        if reach is None:
+            reach = run.reach = frozenset().union(*(self._reach(e) for e in made))
+        if not reach.isdisjoint(self.program.changed_units) or not reach.isdisjoint(self.rerun_globals):
+            return None
         if run.epoch != self.program.memo_epoch:
-            if any(self.memo.get(e.key) is not e for e in run.probes + run.entries):
+            if any(self.memo.get(e.key) is not e for e in made):
                 return None
             run.epoch = self.program.memo_epoch
         run.last_run = self.run_id
@@ -508,13 +511,14 @@ class _GenericRun:
     instance, the call), `probes` (what its inputs were decided from), `own` (the call's
     entries, None for an `__init__`), `notes` (generic.context_notes it set)."""
 
-    __slots__ = ("entries", "probes", "own", "notes", "last_run", "epoch", "units")
+    __slots__ = ("entries", "probes", "own", "notes", "last_run", "epoch", "units", "reach")
 
     def __init__(self, entries, probes, own, notes, last_run, epoch):
         self.entries, self.probes, self.own, self.notes = entries, probes, own, notes
         self.last_run = last_run  # the run that made or reused it
         self.epoch = epoch  # host.memo_epoch when its entries were last seen in the memo
         self.units = None  # the units of its file its call reaches (infer._reached_by_others)
+        self.reach = None  # what its entries read (memo._reach of each, joined)
 
 
 def _library_errors(program, entry) -> list:
