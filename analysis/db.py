@@ -66,10 +66,10 @@ class AnalysisHost:
         self._jedi_cache: dict = {}
         self.engines: dict = {}  # path -> the engine of its latest analysis (analysis.summary reads it)
         self.fact_cache: dict = {}  # (path, unit key) -> (signature, [ShapeFact]) (see ide)
-        # Work a result left for later (its facts: ide.build_file_analysis), done before the
-        # host changes what it reads (settle), under one lock: a server thread may read
-        # the facts while the analysis thread goes on.
-        self._deferred: list = []
+        # Work results leave for later (their facts: ide.build_file_analysis), done when first
+        # asked for, one at a time: a server thread may read facts while the analysis
+        # thread goes on. The latest is kept for settle() (the benchmarks time it).
+        self._deferred = None
         self._deferred_lock = threading.RLock()
         # (path, unit key) of every unit whose code changed (or that appeared or went away)
         # since the last analysis: what memoized results may depend on (memo._unchanged).
@@ -89,12 +89,10 @@ class AnalysisHost:
     def set_file(self, path: str, text: str) -> None:
         state = self.files.setdefault(path, _FileState())
         if state.text != text:
-            self.settle()
             state.text = text
             self._revision += 1
 
     def remove_file(self, path: str) -> None:
-        self.settle()
         state = self.files.pop(path, None)
         self.engines.pop(path, None)
         if state is not None:
@@ -240,7 +238,8 @@ class AnalysisHost:
 
     # -- work left for later ----------------------------------------------------------------
     def defer(self, make):
-        """`make` once, when first asked for or at the next settle(); returns the asker."""
+        """`make()` once, when first asked for; returns the asker. What `make` reads must
+        not change after this call (no later edit or analysis may change it)."""
         box: list = []
         todo = [make]  # dropped once made: what it read (an engine, a parse) is let go
 
@@ -255,22 +254,18 @@ class AnalysisHost:
                             box.append([])
             return box[0]
 
-        with self._deferred_lock:
-            self._deferred.append(get)
+        self._deferred = get
         return get
 
     def settle(self) -> None:
-        """Do the deferred work now: what it reads (parse trees' line offsets, the memo,
-        the fact cache) is about to change."""
-        with self._deferred_lock:
-            pending, self._deferred = self._deferred, []
-            for get in pending:
-                get()
+        """Do what the latest analysis left for later, now."""
+        get, self._deferred = self._deferred, None
+        if get is not None:
+            get()
 
     def _analyze(self, path: str, cancel=None) -> FileAnalysis:
         from .ide import build_file_analysis
 
-        self.settle()
         self.query_log.clear()  # the log says what this analysis recomputed (and stays small)
         solver.SOLVE_LOG.clear()
         # Every file whose text changed is lowered now, so `changed_units` is complete

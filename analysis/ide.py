@@ -106,12 +106,14 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
     lines = host.lines(path)
     by_unit, diags = _engine_view(engine, path)
     result = FileAnalysis(path)
-    # The facts are made when first read (a hover, inlay hints) or before the host changes
-    # anything they read (AnalysisHost.settle), not here: the diagnostics of an edit are
-    # published first. They are placed in file lines when read, so an edit that moves
-    # lines does not re-place every fact below it either.
+    # The facts are made when first read (a hover, inlay hints), not here: the diagnostics
+    # of an edit are published first. Where each def and top-level statement is now is
+    # taken here (a later edit moves segments in place); the rest they read (the run's
+    # entries, span tables, these lines) no later edit changes. They are placed in file
+    # lines when read too, so an edit that moves lines does not re-place every fact below.
+    places = _places(units)
     result.make_facts = _facts_maker(host.defer(
-        lambda: _collect_facts(host, engine, path, units, lines, by_unit, _context_notes(engine))))
+        lambda: _collect_facts(host, engine, path, units, places, lines, by_unit, _context_notes(engine))))
 
     for rec in diags.values():
         unit = units.get(rec.unit[1])
@@ -187,8 +189,19 @@ def _facts_maker(placements):
     return make
 
 
-def _collect_facts(host, engine, path, units, lines, by_unit, notes) -> list:
-    """[(group, shift)]: each def's or module statement's facts and where they are now."""
+def _places(units) -> dict:
+    """Where the units are in the file's lines now: unit key -> line shift, and for the
+    module (base of a segment) -> (its lowering, its line offset)."""
+    out = {key: unit.shift() for key, unit in units.items() if unit.kind != "module"}
+    module = units.get("<module>")
+    if module is not None:
+        out.update((base, (seg.lowered, seg.offset)) for base, seg in module.spans.by_base.items())
+    return out
+
+
+def _collect_facts(host, engine, path, units, places, lines, by_unit, notes) -> list:
+    """[(group, shift)]: each def's or module statement's facts and where they were when
+    the analysis ran (`places`, from _places)."""
     cache = host.fact_cache
     used = set()
     out: list = []
@@ -207,8 +220,8 @@ def _collect_facts(host, engine, path, units, lines, by_unit, notes) -> list:
                 facts = group.facts if group is not None and group.made_from == made_from else \
                     _unit_facts(engine, path, unit_key, entries, runs[1])
                 group = cache[key] = _FactGroup((runs, unit.stamp),
-                                                _placed(facts, unit.spans, lines, unit.shift()), made_from, facts)
-            out.append((group, unit.shift()))
+                                                _placed(facts, unit.spans, lines, places[unit_key]), made_from, facts)
+            out.append((group, places[unit_key]))
             owner, _, method = unit_key.partition(".")
             if method == "forward":
                 forwards[owner] = group
@@ -225,18 +238,17 @@ def _collect_facts(host, engine, path, units, lines, by_unit, notes) -> list:
                 buckets.setdefault(fact[0] >> LOCAL_BITS, []).append(fact)
             per_segment = cache[key] = (runs, buckets)
         for base, facts in per_segment[1].items():
-            seg = unit.spans.by_base.get(base)
-            if seg is None:
+            low, offset = places.get(base, (None, 0))
+            if low is None:
                 continue
-            low = seg.lowered
             gkey = (path, unit_key, base)
             used.add(gkey)
             group = cache.get(gkey)
             if group is None or group.signature != (runs, low.stamp):
                 group = cache[gkey] = _FactGroup((runs, low.stamp),
-                                                 _placed(facts, low.spans, lines, seg.offset))
-            out.append((group, seg.offset))
-    out.extend(_class_contracts(path, units.get("<module>"), forwards, cache, used, lines))
+                                                 _placed(facts, low.spans, lines, offset))
+            out.append((group, offset))
+    out.extend(_class_contracts(path, units.get("<module>"), places, forwards, cache, used, lines))
     for key in [k for k in cache if k[0] == path and k not in used]:
         del cache[key]
     return out
@@ -292,7 +304,7 @@ def _root_label(engine, root) -> str:
     return "no caller"
 
 
-def _class_contracts(path, module, forwards, cache, used, lines) -> list:
+def _class_contracts(path, module, places, forwards, cache, used, lines) -> list:
     """[(group, shift)]: on the name of each top-level class, its `forward`'s contract (the
     hover of `class Stem` is the hover of `def forward`)."""
     out: list = []
@@ -300,10 +312,9 @@ def _class_contracts(path, module, forwards, cache, used, lines) -> list:
         return out
     for stmt in module.body:
         group = forwards.get(stmt.name) if isinstance(stmt, ir.ClassDef) else None
-        seg = module.spans.by_base.get(stmt.nid >> LOCAL_BITS) if group else None
-        if seg is None:
+        low, offset = places.get(stmt.nid >> LOCAL_BITS, (None, 0)) if group else (None, 0)
+        if low is None:
             continue
-        low = seg.lowered
         key = (path, stmt.name, "<class>")
         signature = (group.signature, low.stamp)
         cached = cache.get(key)
@@ -312,9 +323,9 @@ def _class_contracts(path, module, forwards, cache, used, lines) -> list:
             if contract is None:
                 continue
             fact = (stmt.nid, contract[1], CLASS_CONTRACT_ORIGIN, False) + tuple(contract[4:])
-            cached = cache[key] = _FactGroup(signature, _placed([fact], low.spans, lines, seg.offset))
+            cached = cache[key] = _FactGroup(signature, _placed([fact], low.spans, lines, offset))
         used.add(key)
-        out.append((cached, seg.offset))
+        out.append((cached, offset))
     return out
 
 

@@ -263,3 +263,37 @@ def test_adding_a_subclass_reruns_the_base_class_methods():
     host.analyze(PATH)
     for version in (text, without, text):
         _edit(host, version)
+
+
+_LINES = ["        # a note\n", "\n", "x0 = 1\n", "    y = 2\n", "# top\n", "        z = x\n"]
+
+
+@pytest.mark.parametrize("name", ["resnet_block.py", "transformer_lm.py", "blocks_and_helpers.py",
+                                  "optional_part_nodriver.py", "unet.py", "symbolic.py"])
+def test_facts_read_after_later_edits_equal_fresh_analysis(name):
+    """An analysis leaves its facts to be made when first read (ide.build_file_analysis):
+    read after later edits moved and re-parsed the lines (as a hover answered from an older
+    result), they are still that text's facts."""
+    rnd = random.Random(name)
+    path = str(SAMPLE.parent / name)
+    text = (SAMPLE.parent / name).read_text()
+    host = AnalysisHost()
+    kept = []
+    for _ in range(5):
+        host.set_file(path, text)
+        kept.append((text, host.analyze(path)))
+        lines = text.splitlines(keepends=True)
+        at = rnd.randrange(len(lines))
+        if rnd.random() < 0.6:
+            lines[at:at] = [rnd.choice(_LINES)]
+        else:
+            del lines[at]
+        text = "".join(lines)
+    for old_text, result in reversed(kept):
+        assert _snapshot(result) == _snapshot(_fresh_at(path, old_text))
+
+
+def _fresh_at(path, text):
+    host = AnalysisHost()
+    host.set_file(path, text)
+    return host.analyze(path)
