@@ -812,8 +812,9 @@ class ExpressionsMixin:
             _add_fact(frame.entry.facts, (frame.path, frame.unit.key, nid), _as_it_is(value))
             if target:
                 frame.entry.facts.setdefault(("<targets>", frame.path, frame.unit.key), []).append(nid)
-        elif value is UNKNOWN:
-            frame.may_raise = True
+        elif value is UNKNOWN or (isinstance(value, ListVal) and any(x is UNKNOWN for x in value.items)):
+            # (a tuple of Unknowns: `return values, index` after an op it could not evaluate)
+            frame.may_raise = frame.may_raise or value is UNKNOWN
             # This context reached the line and could not evaluate it: beside a context
             # that could, the hover claims no dim (ide._unit_facts).
             frame.entry.facts[("<unknown>", frame.path, frame.unit.key, nid)] = \

@@ -71,12 +71,14 @@ def _engine_view(engine, path: str) -> tuple:
     guess_classes = getattr(engine, "guess_classes", set())
     defaults = getattr(engine, "default_roots", set())
     by_defaults = {e.id for e in reachable([r for r in engine.roots if r.id in defaults])} if defaults else set()
+    marked_only: dict = {}  # unit key -> live entries that only marked lines of it
     for entry in engine.live.values():
         generic = entry.id not in engine.real_ids
-        for unit_key in _fact_units(entry, path):
+        facts, marked = _fact_units(entry, path)
+        for unit_key in facts | marked:
             if generic and unit_key in engine.real_units:
                 continue  # a def the file really runs: facts come from those runs only
-            by_unit.setdefault(unit_key, []).append(entry)
+            (by_unit if unit_key in facts else marked_only).setdefault(unit_key, []).append(entry)
         only_guessed = trusted is not None and entry.id not in trusted
         for rec in entry.diags.values():
             if only_guessed and rec.unit[1].rsplit(".", 1)[0] in guess_classes:
@@ -89,6 +91,12 @@ def _engine_view(engine, path: str) -> tuple:
                                  rec.message + " (with the model's default flags)", rec.related, rec.repair)
             if rec.unit[0] == path:
                 diags.setdefault(rec.key(), rec)
+    # A context that evaluated none of a def's lines (its input Unknown all along) holds no
+    # facts of it, but its marks widen the other contexts' facts: their shapes are not
+    # the only ones (a gate run on rank-3 input by one caller and on an unknown one by another).
+    for unit_key, entries in marked_only.items():
+        if unit_key in by_unit:
+            by_unit[unit_key].extend(entries)
     view = views[path] = (by_unit, diags)
     return view
 
@@ -354,12 +362,15 @@ def source_text(lines, span) -> str:
     return code.strip() if len(code) <= 200 else ""
 
 
-def _unknown_dims(v):
+def _unknown_dims(v, rank=False):
+    """`v` with every dim unknown (and every rank too, with `rank`)."""
     from .shapes import UNKNOWN
+    if isinstance(v, TensorValue) and rank:
+        return TensorValue(None, v.dtype)
     if isinstance(v, TensorValue) and v.shape is not None:
         return TensorValue(tuple(UNKNOWN for _ in v.shape), v.dtype)
     if isinstance(v, ListVal):
-        return ListVal([_unknown_dims(x) for x in v.items], v.kind)
+        return ListVal([_unknown_dims(x, rank) for x in v.items], v.kind)
     return v
 
 
@@ -380,15 +391,18 @@ def _facts_by_unit(entry) -> dict:
     return cached
 
 
-def _fact_units(entry, path) -> set:
-    """The units of `path` an entry holds facts for (computed once per entry and path)."""
+def _fact_units(entry, path) -> tuple:
+    """(the units of `path` an entry holds facts for, those where it only marked lines it
+    could not evaluate), computed once per entry and path. (Marks alone are no facts of
+    their own: they widen other contexts' facts.)"""
     cached = entry.__dict__.setdefault("_fact_units", {})
     units = cached.get(path)
     if units is None:
-        # (a unit where the entry only marked lines it could not evaluate is not one it
-        # holds facts for: the marks widen other contexts' facts, they are none of their own)
-        units = cached[path] = {unit_key for (p, unit_key), keys in _facts_by_unit(entry).items()
-                                if p == path and any(k[0] != "<unknown>" for k, _ in keys)}
+        facts, marked = set(), set()
+        for (p, unit_key), keys in _facts_by_unit(entry).items():
+            if p == path:
+                (facts if any(k[0] != "<unknown>" for k, _ in keys) else marked).add(unit_key)
+        units = cached[path] = (facts, marked)
     return units
 
 
@@ -419,7 +433,7 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
                 if trusted is not None and entry.id not in trusted:
                     continue  # a guessed way (an optional input given) adds shapes, never removes them
                 unevaluated.add(key[3])
-                if "rank" in vals:
+                if "rank" in vals or entry.rank_blind:  # (marked so when a later call reused it)
                     rank_blind.add(key[3])
             else:
                 bucket = facts.setdefault(key[2], [])
@@ -440,10 +454,10 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
         variants = tuple(sorted(shown)) if len(shown) > 1 else ()  # (a tensor of one of a few ranks: each)
         ranked = [v for v in vals if not _open_rank(v)]
         if ranked and len(ranked) < len(vals) and any(isinstance(v, TensorValue) for v in ranked):
-            # A context where the rank is open (Tensor[..., dim], Tensor[...]) beside ones where it is known:
-            # like a context that could not evaluate the line, it leaves the known rank with
-            # its dims unknown.
-            vals = ranked
+            # A context where the rank is open (Tensor[..., dim], Tensor[...]) beside ones where
+            # it is known: that context's rank may be another (an input it was not given, of
+            # rank 4 where the others pass rank 3), so the join claims no rank, only the
+            # last dims every context agrees on.
             unevaluated.add(nid)
         joined = _join_all(engine, vals)
         if nid in many:
@@ -452,8 +466,7 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
             # Some call of this def could not evaluate this line: what it computed there is
             # unknown, so no single concrete shape is claimed (nor a rank, when that call's
             # argument had an unknown rank: `look_one_back(x)` on rank-3 and rank-4 tensors).
-            joined = TensorValue(None, getattr(joined, "dtype", None)) if nid in rank_blind and \
-                isinstance(joined, TensorValue) else _unknown_dims(joined)
+            joined = _unknown_dims(joined, rank=nid in rank_blind)
             variants = variants or (value_text(vals[0]),)
             variants = variants + ("…",)
         origin = "; ".join(sorted(origins.get(nid, []))[:3])

@@ -71,8 +71,10 @@ def test_shapes_match_torch(path, tmp_path):
     errors = {d.span.start[0] for d in result.diagnostics if d.severity == "error"}
     if error_line is not None:
         assert error_line in errors, f"torch raised on line {error_line + 1}, we flagged {sorted(e + 1 for e in errors)}"
-    # Most executed tensor assignments must get their exact concrete shape.
-    assert exact >= 0.9 * len(seen) or len(seen) < 3, f"exact on {exact} of {len(seen)} lines"
+    # Most executed tensor assignments must get their exact concrete shape (except in a
+    # sample about hovers that rightly claim less: `# exactness: open`).
+    floor = 0.0 if "\n# exactness: open\n" in text else 0.9
+    assert exact >= floor * len(seen) or len(seen) < 3, f"exact on {exact} of {len(seen)} lines"
 
 
 def _check_symbolic(text, facts, seen, given):

@@ -191,6 +191,13 @@ def test_summary_matches_torchinfo(path, tmp_path):
 
 # Known gaps on the corpus, each failing until fixed (strict).
 KNOWN_CORPUS: dict = {
+    "rw_aft.py": "AFTLocal: its output is not known to the summary and 256 of its parameters are not "
+                 "counted (3,176 vs torchinfo's 3,432)",
+    "rw_compressive_transformer.py": "the ConvCompress row (compress_mem_fn, called on the memories) is "
+                                     "not where torchinfo lists it",
+    "rw_egnn.py": "an nn.Identity (node_norm) gets a row where torchinfo lists none",
+    "rw_moe.py": "the experts' parameters, nn.Parameter(torch.randn(*num_experts, dim, hidden)) with "
+                 "num_experts a tuple, are not counted (128 vs 16,512), and the output is not known",
     "rw_axial_attention.py": "parameters made by setattr(self, f'param_{i}', nn.Parameter(...)) are not "
                              "counted (parameters are declared by `self.x = nn.Parameter(`), and the "
                              "rows of a PermuteToFrom around a bare SelfAttention come in another order",
