@@ -67,12 +67,18 @@ def test_an_edit_inside_a_def_reparses_only_its_segment():
     assert _dump(tree.segments) == _full(opened)
 
 
-def test_typing_in_a_method_reparses_that_method_alone():
+def _big_class():
+    """A 120-line class parsed, and where a line goes in its 16th method."""
     methods = "".join(f"    def m{i}(self, x):\n        y = x + {i}\n        return y\n\n" for i in range(30))
     text = f"import torch\n\n\nclass Big:\n{methods}\nclass After:\n    pass\n"
     tree = SyntaxTree()
     tree.update(text)
     anchor = text.index("        return y\n", text.index("def m15"))
+    return text, tree, anchor
+
+
+def test_typing_in_a_method_reparses_that_method_alone():
+    text, tree, anchor = _big_class()
     typed = "z = torch.cat([x, x], dim=1)"
     for n in range(len(typed) + 1):  # every prefix, unclosed brackets included
         edited = text[:anchor] + "        " + typed[:n] + "\n" + text[anchor:]
@@ -112,11 +118,7 @@ def test_comment_line_edits_reparse_like_a_full_parse(sample):
 
 
 def test_a_comment_edit_in_a_method_parses_nothing():
-    methods = "".join(f"    def m{i}(self, x):\n        y = x + {i}\n        return y\n\n" for i in range(30))
-    text = f"import torch\n\n\nclass Big:\n{methods}\nclass After:\n    pass\n"
-    tree = SyntaxTree()
-    tree.update(text)
-    anchor = text.index("        return y\n", text.index("def m15"))
+    text, tree, anchor = _big_class()
     for comment in ("        # a note\n", "        # a note\n\n        # two\n", "# at column 0\n"):
         edited = text[:anchor] + comment + text[anchor:]
         assert _dump(tree.update(edited)) == _full(edited)
