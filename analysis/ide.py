@@ -455,9 +455,13 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
         ranked = [v for v in vals if not _open_rank(v)]
         if ranked and len(ranked) < len(vals) and any(isinstance(v, TensorValue) for v in ranked):
             # A context where the rank is open (Tensor[..., dim], Tensor[...]) beside ones where
-            # it is known: that context's rank may be another (an input it was not given, of
-            # rank 4 where the others pass rank 3), so the join claims no rank, only the
-            # last dims every context agrees on.
+            # it is known. When the file really runs the def, that context may be a call of
+            # another rank (an input it cannot compute, of rank 4 where the others pass rank
+            # 3): the join claims no rank, only the last dims every context agrees on. Among
+            # symbolic contexts alone (no caller), all made up, the ranked ones' rank stands,
+            # with its dims unknown.
+            if not any(e.id in engine.real_ids for e in entries):
+                vals = ranked
             unevaluated.add(nid)
         joined = _join_all(engine, vals)
         if nid in many:
