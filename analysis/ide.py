@@ -101,12 +101,12 @@ def _engine_view(engine, path: str) -> tuple:
     return view
 
 
-def _context_notes(engine) -> dict:
-    """context_notes_by_entry of a run, made once per run."""
-    notes = engine.__dict__.get("_context_notes")
-    if notes is None:
-        notes = engine._context_notes = context_notes_by_entry(engine)
-    return notes
+def _per_run(engine, make):
+    """`make(engine)`, made once per run (kept on the engine: a comment edit reuses the run)."""
+    made = engine.__dict__.setdefault("_per_run", {})
+    if make not in made:
+        made[make] = make(engine)
+    return made[make]
 
 
 def build_file_analysis(host, engine, path: str) -> FileAnalysis:
@@ -121,7 +121,7 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
     # lines when read too, so an edit that moves lines does not re-place every fact below.
     places = _places(units)
     result.make_facts = _facts_maker(host.defer(
-        lambda: _collect_facts(host, engine, path, units, places, lines, by_unit, _context_notes(engine))))
+        lambda: _collect_facts(host, engine, path, units, places, lines, by_unit, _per_run(engine, context_notes_by_entry))))
 
     for rec in diags.values():
         unit = units.get(rec.unit[1])
@@ -276,27 +276,28 @@ def _runs_signature(engine, path, unit_key, entries, notes) -> tuple:
 
 def _trusted_ids(engine):
     """The ids of the entries some context that is no guess reaches (None: no guesses)."""
-    made = engine.__dict__.get("_trusted_ids")
-    if made is None:
-        guessed = getattr(engine, "guess_roots", None)
-        made = engine._trusted_ids = {e.id for e in reachable([r for r in engine.roots if r.id not in guessed])} \
-            if guessed else False
-    return made or None
+    return _per_run(engine, _reached_without_guesses) or None
+
+
+def _reached_without_guesses(engine):
+    guessed = getattr(engine, "guess_roots", None)
+    return {e.id for e in reachable([r for r in engine.roots if r.id not in guessed])} if guessed else None
 
 
 def context_labels(engine) -> dict:
     """entry id -> the names of the contexts that reach it (sorted): the hover labels the
     shapes it lists with where they come from. Made once per run, when a def has several
     contexts."""
-    made = engine.__dict__.get("_context_labels")
-    if made is None:
-        found: dict = {}
-        for root in engine.roots:
-            label = _root_label(engine, root)
-            for e in reachable([root]):
-                found.setdefault(e.id, set()).add(label)
-        made = engine._context_labels = {k: tuple(sorted(v)) for k, v in found.items()}
-    return made
+    return _per_run(engine, _labels_by_entry)
+
+
+def _labels_by_entry(engine) -> dict:
+    found: dict = {}
+    for root in engine.roots:
+        label = _root_label(engine, root)
+        for e in reachable([root]):
+            found.setdefault(e.id, set()).add(label)
+    return {k: tuple(sorted(v)) for k, v in found.items()}
 
 
 def _root_label(engine, root) -> str:

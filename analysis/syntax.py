@@ -134,11 +134,11 @@ class SyntaxTree:
     def _reparse_regions(self, new: list[str]) -> bool:
         old, segs = self.lines, self.segments
         n = min(len(old), len(new))
-        p = _equal_run(old, new, 0, 1, n)  # lines equal at the start
+        p = _equal_run(old, new, n)  # lines equal at the start
         if p == len(old) == len(new):
             self.reparsed_lines = 0
             return True
-        s = _equal_run(old, new, -1, -1, n - p)  # lines equal at the end (not overlapping the start)
+        s = _equal_run(old[::-1], new[::-1], n - p)  # lines equal at the end (not overlapping the start)
         delta = len(new) - len(old)
         first = p + 1  # first changed line (old and new numbering agree up to it)
         last = max(len(old) - s, first)  # last changed line of the old text
@@ -328,24 +328,14 @@ def _release(nodes: list) -> None:
             stack.extend(children)
 
 
-def _equal_run(a: list, b: list, first: int, step: int, most: int) -> int:
-    """How many lines a and b have in common from index `first` on, going by `step` (1 or
-    -1), at most `most`: compared a block at a time (a list compare runs in C), then a line
-    at a time in the block that differs."""
+def _equal_run(a: list, b: list, most: int) -> int:
+    """How many lines a and b have in common from their start, at most `most`: compared a
+    block at a time (a list compare runs in C), then a line at a time in the block that
+    differs."""
     n = 0
-    block = 64
-    while n < most:
-        size = min(block, most - n)
-        i = first + step * n
-        if step > 0:
-            same = a[i:i + size] == b[i:i + size]
-        else:
-            j = len(a) + i + 1, len(b) + i + 1  # the blocks' ends, as positive indices
-            same = a[j[0] - size:j[0]] == b[j[1] - size:j[1]]
-        if not same:
-            break
-        n += size
-    while n < most and a[first + step * n] == b[first + step * n]:
+    while n < most and a[n:n + min(64, most - n)] == b[n:n + min(64, most - n)]:
+        n += min(64, most - n)
+    while n < most and a[n] == b[n]:
         n += 1
     return n
 
@@ -374,16 +364,15 @@ def _leaf_from(nodes: list, pos: tuple) -> tuple:
 
 
 def _shift_from(nodes: list, pos: tuple, delta: int) -> None:
-    """Move every leaf starting at or after `pos` by `delta` lines."""
+    """Move every leaf starting at or after `pos` by `delta` lines: a subtree wholly after
+    it as _shift_lines does, one it starts in leaf by leaf."""
     stack = list(nodes)
     while stack:
         n = stack.pop()
-        children = getattr(n, "children", None)
-        if children is None:
-            if n.start_pos >= pos:
-                n.line += delta
-        elif node_end(n) > pos or not children:
-            stack.extend(children)
+        if n.start_pos >= pos:
+            _shift_lines(n, delta)
+        elif getattr(n, "children", None) and node_end(n) > pos:
+            stack.extend(n.children)
 
 
 def _shift_lines(node, delta: int) -> None:
