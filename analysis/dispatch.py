@@ -286,32 +286,51 @@ def _note_lead_count(frame, tailed, results: dict, attempt) -> None:
         generic.record_lead_count(frame, lead, ok[0])
 
 
-def _stack_defaults(engine) -> dict:
-    """{hyperparameter symbol: its default} of the generic instances running the current
-    frames ({} when two of them give one name different defaults: no verdict from those)."""
+def _stack_defaults(engine) -> tuple:
+    """({hyperparameter symbol: its default} of the generic instances running the current
+    frames, {symbol: index of the first frame giving it}); ({}, {}) when two of them give
+    one name different defaults: no verdict from those."""
     defaults: dict = {}
-    for f in engine.stack:
+    given_by: dict = {}
+    for i, f in enumerate(engine.stack):
         inst = (getattr(f, "bound_args", None) or {}).get("self")
         origin = getattr(inst, "origin", None)
         if origin is not None:
             for n, v in origin.__dict__.get("generic_notes", {}).get("defaults", {}).items():
                 if not isinstance(v, int) or defaults.get(n, v) != v:
-                    return {}
+                    return {}, {}
                 defaults[n] = v
-    return defaults
+                given_by.setdefault(n, i)
+    return defaults, given_by
+
+
+def _read_callers(engine, lowest: int) -> None:
+    """A verdict read the frames from `lowest` up (their assumptions, their instances'
+    defaults): the calls above that frame depend on more than their arguments, so they are
+    not memoized but re-run with their caller. A call re-asked by a validation runs without
+    its real callers, so it also makes the validated entry re-run in its own context
+    (memo._merge_into_caller): incremental = fresh."""
+    start = lowest + 1
+    if engine._validating:
+        start = min(start, engine._validating[-1][0])
+    for f in engine.stack[start:]:
+        f.pure = False
 
 
 def _verdict_with_defaults(engine, frame, cond):
     """The solver's verdict on `cond` once the hyperparameter symbols of the instances
     running it take their defaults (the inputs stay free), and the defaults it used; None
     when no default is involved or the defaults contradict what the code assumed."""
-    defaults = _stack_defaults(engine)
+    defaults, given_by = _stack_defaults(engine)
+    if engine._validating:
+        _read_callers(engine, len(engine.stack))  # its real callers may give defaults
     if not defaults:
         return None, {}
     slice_ = solver.relevant_slice(frame.assumptions, cond)
     used = (cond.symbols() | {n for c, _ in slice_ for n in c.symbols()}) & defaults.keys()
     if not used:
         return None, {}
+    _read_callers(engine, min(given_by[n] for n in used))
     mapping = {n: defaults[n] for n in used}
     assumed = [(S.substitute_cond(c, mapping), o) for c, o in slice_]
     if any(c is False for c, _ in assumed):
@@ -349,6 +368,8 @@ def _holds_for_callers(engine, frame, cond) -> bool:
     (`assert seqlen % (bucket_size * 2) == 0` in forward, the failing op in a helper it
     calls)? A callee's entry is memoized by its arguments alone, so a call that relied on
     its callers' assumptions is made impure: it re-runs with them (incremental = fresh)."""
+    if engine._validating:
+        _read_callers(engine, len(engine.stack))  # its real callers may hold assumptions
     callers = [f for f in engine.stack if f is not frame and f.assumptions]
     if not callers:
         return False

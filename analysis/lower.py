@@ -13,6 +13,7 @@ import itertools
 from . import ir
 from .syntax import node_end
 
+_ASSIGN_OPS = {"=", "+=", "-=", "*=", "/=", "//=", "%=", "**=", "@=", "&=", "|=", "^=", ">>=", "<<="}
 _BINOPS = {"+", "-", "*", "/", "//", "%", "**", "@", "<<", ">>", "&", "|", "^"}
 
 
@@ -315,7 +316,7 @@ class _UnitBuilder:
             if t == "try_stmt":
                 return [self.try_stmt(node)]
             if t == "error_node":
-                return []
+                return self.broken_assignment(node)
             return [s for s in self.small(node)]
         except _Skip:
             return []
@@ -323,6 +324,21 @@ class _UnitBuilder:
             # A shape of broken code the lowering does not expect: drop the statement
             # rather than the whole file.
             return []
+
+    def broken_assignment(self, node) -> list:
+        """`q = q.view(B, C // self.n _head)` does not parse, but it still reassigns q: its
+        targets become Unknown, so that nothing is concluded from q's value before the line."""
+        kids = node.children
+        ops = [i for i, c in enumerate(kids) if c.type == "operator" and c.value in _ASSIGN_OPS]
+        if not ops or ops[0] == 0:
+            return []
+        head = kids[:ops[0]]
+        if not all(c.type in ("name", "testlist_star_expr", "exprlist", "atom", "power", "atom_expr", "star_expr")
+                   or (c.type == "operator" and c.value == ",") for c in head):
+            return []
+        parts = tuple(self.target(c) for c in head if c.type != "operator")
+        target = parts[0] if len(parts) == 1 else ir.TupleE(self._id(head[0]), parts)
+        return [ir.Assign(self._id(node), (target,), ir.Opaque(self._id(kids[ops[0]]), "syntax error"))]
 
     def block(self, node) -> tuple:
         if node is None:

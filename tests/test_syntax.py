@@ -215,3 +215,17 @@ def test_split_lines_is_parsos_on_any_text():
     for _ in range(5000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
         assert split_lines(text) == parso_split_lines(text, keepends=True), repr(text)
+
+
+@pytest.mark.parametrize("broken", ["x = x.view(6 _)", "x, z = x.view(6 _), 1", "x += x.view(6 _)"])
+def test_a_line_that_does_not_parse_still_reassigns_its_targets(broken):
+    # Mid-typing, `x = x.view(6 _)` is an error node; x's value before the line is no
+    # longer x, so nothing (no squiggle, no hover) may come from it.
+    from shapesense.analysis.db import AnalysisHost
+
+    text = f"import torch\nx = torch.randn(2, 3)\n{broken}\ny = x @ torch.randn(4, 5)\n"
+    host = AnalysisHost()
+    host.set_file("/virtual/broken.py", text)
+    result = host.analyze("/virtual/broken.py")
+    assert result.diagnostics == []
+    assert not [f for f in result.facts if f.span.start[0] == 3 and f.text == "y" and f.shape != "?"]
