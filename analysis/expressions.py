@@ -817,8 +817,10 @@ class ExpressionsMixin:
             frame.may_raise = frame.may_raise or value is UNKNOWN
             # This context reached the line and could not evaluate it: beside a context
             # that could, the hover claims no dim (ide._unit_facts).
+            # ("whole": not even its kind is known; beside contexts where it is a tuple, the
+            # line may hold a tensor here: `out = self.fn(x)` over attention and feed-forward)
             frame.entry.facts[("<unknown>", frame.path, frame.unit.key, nid)] = \
-                ["rank"] if frame.entry.rank_blind else [True]
+                (["rank"] if frame.entry.rank_blind else [True]) + (["whole"] if value is UNKNOWN else [])
 
     def note_origin(self, frame, nid, text):
         """Where a value came from, for hover: "conv2d(Tensor[8, 1, 28, 28], ...)"."""

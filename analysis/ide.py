@@ -9,7 +9,7 @@ from .ops.spec import TensorValue
 from .results import Diagnostic, FileAnalysis, Fix, Related, ShapeFact, Span, TextEdit
 from functools import lru_cache
 
-from .values import ListVal, value_key
+from .values import UNKNOWN, ListVal, value_key
 from .lower import LOCAL_BITS
 from .annotations import dims_from_text
 from .generic import broadcast_renaming
@@ -417,6 +417,7 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
     many: set = set()
     unevaluated: set = set()  # nodes a context reached and could not evaluate
     rank_blind: set = set()  # ... with an argument of unknown rank: their rank is not known
+    kind_unknown: set = set()  # ... where not even the value's kind (tensor, tuple) was known
     labels = context_labels(engine) if len(entries) > 1 else {}
     trusted = _trusted_ids(engine) if len(entries) > 1 else None
     sources: dict = {}  # node -> {value text: the contexts it comes from}
@@ -436,6 +437,8 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
                 unevaluated.add(key[3])
                 if "rank" in vals or entry.rank_blind:  # (marked so when a later call reused it)
                     rank_blind.add(key[3])
+                if "whole" in vals:
+                    kind_unknown.add(key[3])
             else:
                 bucket = facts.setdefault(key[2], [])
                 if labels:
@@ -472,6 +475,8 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
             # unknown, so no single concrete shape is claimed (nor a rank, when that call's
             # argument had an unknown rank: `look_one_back(x)` on rank-3 and rank-4 tensors).
             joined = _unknown_dims(joined, rank=nid in rank_blind)
+            if nid in kind_unknown and isinstance(joined, ListVal):
+                joined = UNKNOWN  # a tuple here, and who knows what there: no structure claimed
             variants = variants or (value_text(vals[0]),)
             variants = variants + ("…",)
         origin = "; ".join(sorted(origins.get(nid, []))[:3])

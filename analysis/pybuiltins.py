@@ -522,6 +522,24 @@ def _callable(engine, args, kwargs, site):
     return UNKNOWN
 
 
+def _isfunction(engine, args, kwargs, site):
+    """inspect.isfunction(v): `default(val, d)` helpers call `d()` when it is a def or a
+    lambda (a partial, a class, a bound method or a layer is not a function)."""
+    from .dispatch import is_some_float
+    from .values import (BoundMethod, BoundRef, ClassVal, FunctionVal, Instance, NNModule, PartialVal,
+                         TensorValue)
+    if len(args) != 1 or kwargs:
+        return UNKNOWN
+    v = args[0]
+    if isinstance(v, FunctionVal):
+        return True
+    if v is None or isinstance(v, (bool, int, float, str, S.Expr, ListVal, DictVal, TensorValue, BoundMethod,
+                                   BoundRef, ClassVal, PartialVal, Instance, NNModule, Container)) \
+            or is_some_float(v):
+        return False
+    return UNKNOWN
+
+
 _TYPE_NAMES = {bool: "bool", int: "int", float: "float", str: "str", type(None): "NoneType"}
 
 
@@ -1132,6 +1150,7 @@ _TABLE = {
     "builtins.all": _anyall(all), "builtins.hasattr": _hasattr, "builtins.getattr": _getattr,
     "builtins.setattr": _setattr, "builtins.callable": _callable, "builtins.type": _type, "builtins.divmod": _divmod, "builtins.print": _none,
     "builtins.str": _str, "builtins.map": _map, "builtins.iter": _iter, "builtins.filter": _filter, "inspect.signature": _signature,
+    "inspect.isfunction": _isfunction,
     "re.split": _re_split, "re.findall": _re_findall, "re.sub": _re_sub,
     "builtins.next": _next,
     "builtins.set": lambda e, a, k, s: _set(e, a), "builtins.slice": _slice,

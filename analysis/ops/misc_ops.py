@@ -98,6 +98,10 @@ def one_hot(ctx, tensor, num_classes=-1):
         if numel == 0:
             ctx.fail(ILLEGAL_VALUE, "Can not infer total number of classes from empty tensor.")
         return TensorValue(tuple(s) + (UNKNOWN,), "int64")
+    if num_classes is UNKNOWN:
+        # a count computed from values (`max(int(idx.max()) + 1, n)`): an int, or torch
+        # raises; the classes are the last dim whatever it is
+        return TensorValue(tuple(s) + (UNKNOWN,), "int64")
     if not (_known_int(num_classes) or isinstance(num_classes, S.Expr)):
         raise Unknowable("num_classes")
     if _known_int(num_classes) and num_classes < -1:
