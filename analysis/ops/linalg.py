@@ -135,6 +135,11 @@ def _expand_cond(src, target):
 
 @op("torch.nn.functional.linear")
 def linear(ctx, input, weight, bias=None):
+    if is_tensor(input) and input.shape is None and input.tail is None and is_tensor(weight) \
+            and weight.shape is not None and len(weight.shape) == 2:
+        # A rank nothing decided (a helper that squeezes a dim only for some ranks): it is
+        # at least 1 or linear raises, and whatever the leading dims, the last is out_features.
+        return TensorValue(None, input.dtype, tail=(weight.shape[0],))
     x, w = ctx.shape(input), ctx.shape(weight)
     if len(x) == 0:
         ctx.fail(SHAPE_MISMATCH, "both arguments to linear need to be at least 1D, but they are 0D and 2D")
