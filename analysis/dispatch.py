@@ -670,6 +670,8 @@ def call_external(engine, func, args, kwargs, site):
     name = func.name
     if name.startswith(("numpy.", "np.")) and name.split(".", 1)[1] in _NUMPY_LIKE_TORCH:
         name = "torch." + name.split(".", 1)[1]  # same shape rule; values are not tracked
+    elif name.startswith("numpy.") and name[6:] in _NUMPY_ELEMENTWISE and any(is_tensor(a) for a in args):
+        name = "torch." + name[6:]  # an array (modelled as a tensor) in: torch's broadcast rule
     spec = REGISTRY.get(name)
     if spec is not None:
         if spec.kind == "module":
@@ -752,6 +754,8 @@ def _legacy_constructor(engine, name, args, kwargs, site):
 
 
 _NUMPY_LIKE_TORCH = {"linspace", "arange", "zeros", "ones", "logspace"}
+_NUMPY_ELEMENTWISE = {"cos", "sin", "tan", "exp", "log", "log2", "log10", "sqrt", "tanh", "abs", "power",
+                      "floor", "ceil", "maximum", "minimum"}
 
 _PASSTHROUGH = {"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.jit.script",
                 "torch.compile", "torch.autograd.Variable", "torch.nn.utils.weight_norm",

@@ -1098,6 +1098,13 @@ def _numpy_array(at_least_1d):
         if len(args) != 1 or (kwargs and set(kwargs) - {"dtype"}) or is_tensor(args[0]):
             return args[0] if len(args) == 1 and is_tensor(args[0]) and not kwargs else UNKNOWN
         data = args[0]
+        if isinstance(data, ListVal) and data.items and all(is_tensor(x) for x in data.items):
+            # arrays of one shape (`[np.cos(i * t) for i in range(p)]`): numpy stacks them
+            # (torch.tensor would not); ragged ones are left unknown
+            shapes = {x.shape for x in data.items}
+            if len(shapes) != 1 or None in shapes:
+                return UNKNOWN
+            return run_op(engine, REGISTRY["torch.stack"], [data], {}, site)
         if at_least_1d and (_int_like(data) or type(data) is float):
             data = ListVal([data], "list")
         if not (isinstance(data, ListVal) or _int_like(data) or type(data) is float):
@@ -1162,6 +1169,7 @@ _TABLE = {
     "numpy.prod": _numpy_prod, "numpy.sqrt": _math(math.sqrt),
     "numpy.ceil": _rounding(math.ceil, as_float=True), "numpy.floor": _rounding(math.floor, as_float=True),
     "numpy.log": _math(math.log), "numpy.log2": _math(math.log2), "numpy.exp": _math(math.exp),
+    "numpy.power": _math(math.pow), "numpy.cos": _math(math.cos), "numpy.sin": _math(math.sin),
     "numpy.sum": _numpy_sum, "numpy.atleast_1d": _numpy_array(True), "numpy.array": _numpy_array(False),
     "numpy.asarray": _numpy_array(False),
     "collections.OrderedDict": _ordered_dict, "collections.namedtuple": _namedtuple_type,
@@ -1170,4 +1178,5 @@ _TABLE = {
     "copy.deepcopy": _copier(deep=True), "copy.copy": _copier(deep=False),
 }
 _TABLE.update({"operator." + name: _operator(symbol) for name, symbol in _OPERATORS.items()})
-MATH_CONSTANTS = {"math.pi": math.pi, "math.e": math.e, "math.inf": math.inf}
+MATH_CONSTANTS = {"math.pi": math.pi, "math.e": math.e, "math.inf": math.inf,
+                  "numpy.pi": math.pi, "numpy.e": math.e, "numpy.inf": math.inf}

@@ -349,6 +349,12 @@ def tensor(ctx, data, *, dtype=None, device=None, requires_grad=False, pin_memor
     return TensorValue(shape, _dtype(dtype, dt))
 
 
+@op("torch.from_numpy")
+def from_numpy(ctx, ndarray):
+    """numpy arrays are modelled as tensors: the same shape and element type."""
+    return TensorValue(ctx.shape(ndarray), ndarray.dtype)
+
+
 def _register_tri(name):
     def spec(ctx, input, diagonal=0, *, out=None):
         shape = ctx.shape(input)
