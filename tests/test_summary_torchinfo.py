@@ -196,8 +196,8 @@ KNOWN_CORPUS: dict = {
     "rw_compressive_transformer.py": "the ConvCompress row (compress_mem_fn, called on the memories) is "
                                      "not where torchinfo lists it",
     "rw_egnn.py": "an nn.Identity (node_norm) gets a row where torchinfo lists none",
-    "rw_moe.py": "the experts' parameters, nn.Parameter(torch.randn(*num_experts, dim, hidden)) with "
-                 "num_experts a tuple, are not counted (128 vs 16,512), and the output is not known",
+    "rw_nbeats.py": "the parameter total is 22,764 where torchinfo counts 22,674 (not yet traced; its "
+                    "blocks share one Linear through `self.theta_f_fc = self.theta_b_fc = nn.Linear(...)`)",
     "rw_axial_attention.py": "parameters made by setattr(self, f'param_{i}', nn.Parameter(...)) are not "
                              "counted (parameters are declared by `self.x = nn.Parameter(`), and the "
                              "rows of a PermuteToFrom around a bare SelfAttention come in another order",
