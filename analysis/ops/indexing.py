@@ -10,6 +10,7 @@ from .spec import (ANY_INT, DTYPE_MISMATCH, ILLEGAL_VALUE, IMPROPER_VALUE, SHAPE
                    Unknowable, is_tensor, op)
 
 _INT_INDEX = (None, "int64", "int32", "int16", "int8", "uint8", "bool")
+_INT_DTYPES = ("int64", "int32", "int16", "int8")  # (not a mask: each index keeps the dims after)
 _ADV = object()
 _TYPE = {"int64": "Long", "int32": "Int"}  # marker for an advanced-index position in the output
 
@@ -158,6 +159,10 @@ def getitem(ctx, self, index):
                                        v is Ellipsis or is_tensor(v) for v in index):
         index = tuple(index)  # NumPy's legacy rule: a list of sequences acts as a tuple
     items = index if isinstance(index, tuple) else (index,)
+    if len(items) == 1 and is_tensor(items[0]) and items[0].shape is None and items[0].dtype in _INT_DTYPES \
+            and rank >= 1:
+        # `table[steps]`, steps of a rank nothing decided: its dims, then the table's others
+        return TensorValue(None, self.dtype, tail=tuple(shape[1:]) or None)
     parsed = []
     for it in items:
         if it is None:
