@@ -7,6 +7,8 @@ def broadcasting():
     b = torch.randn(7, 1, 5)
     c = a * b
     #     ^ Tensor[8, 7, 6, 5]
+    e, f = torch.broadcast_tensors(torch.randn(2, 1, 3), torch.randn(4, 1))
+    #      ^ (Tensor[2, 4, 3], Tensor[2, 4, 3])
     d = torch.randn(3, 4) + torch.randn(5, 4)  # error: shape-mismatch
     return c
 

@@ -438,3 +438,17 @@ def cartesian_prod(ctx, *tensors):
     if len(tensors) == 1:
         return TensorValue((sizes[0],), tensors[0].dtype)
     return TensorValue((S.prod(sizes), len(sizes)), promote(*[t.dtype for t in tensors]))
+
+
+@op("torch.broadcast_tensors")
+def broadcast_tensors(ctx, *tensors):
+    """Each tensor expanded to the shape they broadcast to (the sizes compared left to right:
+    tensor a is what the ones before broadcast to)."""
+    from .indexing import broadcast_checked
+    tensors = tensor_list(tensors)
+    if not tensors:
+        raise Unknowable("broadcast_tensors of nothing")
+    out = ctx.shape(tensors[0])
+    for t in tensors[1:]:
+        out = broadcast_checked(ctx, tuple(out), ctx.shape(t))
+    return tuple(TensorValue(tuple(out), t.dtype) for t in tensors)
