@@ -19,6 +19,8 @@ def reshapes():
     #      ^ Tensor[4, 3072]
     y = x.view(4, 3, -1)
     #   ^ Tensor[4, 3, 1024]
+    pairs = torch.triu_indices(5, 5, 1)
+    #       ^ Tensor[2, 10]
     z = x.view(16, 2700)  # error: shape-mismatch
     w = x.permute(0, 2, 3, 1)
     #   ^ Tensor[4, 32, 32, 3]

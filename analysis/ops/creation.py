@@ -349,6 +349,25 @@ def tensor(ctx, data, *, dtype=None, device=None, requires_grad=False, pin_memor
     return TensorValue(shape, _dtype(dtype, dt))
 
 
+def _tri_count(row, col, offset, upper):
+    """How many (i, j) of a row x col grid have j - i >= offset (upper) or <= offset."""
+    if not all(type(v) is int for v in (row, col, offset)) or row > 1_000_000:
+        return UNKNOWN
+    if upper:
+        return sum(max(0, col - max(0, i + offset)) for i in range(row))
+    return sum(max(0, min(col, i + offset + 1)) for i in range(row))
+
+
+@op("torch.triu_indices")
+def triu_indices(ctx, row, col, offset=0, *, dtype=None, device=None, layout=None):
+    return TensorValue((2, _tri_count(row, col, offset, True)), _dtype(dtype, "int64"))
+
+
+@op("torch.tril_indices")
+def tril_indices(ctx, row, col, offset=0, *, dtype=None, device=None, layout=None):
+    return TensorValue((2, _tri_count(row, col, offset, False)), _dtype(dtype, "int64"))
+
+
 @op("torch.from_numpy")
 def from_numpy(ctx, ndarray):
     """numpy arrays are modelled as tensors: the same shape and element type."""
