@@ -1165,7 +1165,7 @@ _TABLE = {
     "math.log": _math(math.log), "math.log2": _math(math.log2), "math.exp": _math(math.exp),
     "math.pow": _math(math.pow), "math.prod": _math_prod, "math.gcd": _math(math.gcd),
     "math.isqrt": _math(math.isqrt), "math.cos": _math(math.cos), "math.sin": _math(math.sin),
-    "math.log10": _math(math.log10),
+    "math.log10": _math(math.log10), "math.fabs": _math(math.fabs),
     "numpy.prod": _numpy_prod, "numpy.sqrt": _math(math.sqrt),
     "numpy.ceil": _rounding(math.ceil, as_float=True), "numpy.floor": _rounding(math.floor, as_float=True),
     "numpy.log": _math(math.log), "numpy.log2": _math(math.log2), "numpy.exp": _math(math.exp),

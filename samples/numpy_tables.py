@@ -1,7 +1,10 @@
 """Constant tables built with numpy, then made tensors (numpy arrays are modelled as
 tensors): the sinusoid position table of "Attention is all you need" ports, built by a
 nested comprehension of `np.power`; N-BEATS' seasonality basis, a list of `np.cos` arrays
-that `np.array` stacks; `torch.from_numpy`."""
+that `np.array` stacks; `torch.from_numpy`; and AFT-local's band of a weight, a nested
+comprehension of its 0-d items and zeros that torch.Tensor takes as numbers."""
+import math
+
 import numpy as np
 import torch
 from torch import nn
@@ -26,6 +29,11 @@ def seasonality_basis(p, t):
     return torch.cat([s1, s2])
 
 
+def banded(w, s):
+    return torch.Tensor([[w[i][j] if math.fabs(i - j) < s else 0 for j in range(w.size(1))]
+                         for i in range(w.size(0))])
+
+
 class Encoder(nn.Module):
     def __init__(self, n_position, d_model):
         super().__init__()
@@ -42,3 +50,5 @@ basis = seasonality_basis(6, np.linspace(0, 1, 8))
 #^ Tensor[6, 8]
 ones = torch.from_numpy(np.ones((4, 3)))
 #^ Tensor[4, 3]
+band = banded(torch.randn(6, 6), 2)
+#^ Tensor[6, 6]

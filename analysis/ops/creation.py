@@ -322,8 +322,8 @@ def data_shape(ctx, data):
                                              f"{depth + 1} (got {b})")
                 if a != b:
                     raise Unknowable("ragged data")
-        if any(is_tensor(x) for x in data):
-            raise Unknowable("a list of tensors")
+        if any(is_tensor(x) and x.shape != () for x in data):
+            raise Unknowable("a list of tensors")  # (0-d ones are numbers to torch.tensor)
         kinds = [k for _, k in subs]
         if None in kinds:
             dt = None
