@@ -191,8 +191,6 @@ def test_summary_matches_torchinfo(path, tmp_path):
 
 # Known gaps on the corpus, each failing until fixed (strict).
 KNOWN_CORPUS: dict = {
-    "rw_aft.py": "AFTLocal: its output is not known to the summary and 256 of its parameters are not "
-                 "counted (3,176 vs torchinfo's 3,432)",
     "rw_compressive_transformer.py": "the ConvCompress row (compress_mem_fn, called on the memories) is "
                                      "not where torchinfo lists it",
     "rw_egnn.py": "an nn.Identity (node_norm) gets a row where torchinfo lists none",
