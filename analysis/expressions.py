@@ -537,6 +537,9 @@ class ExpressionsMixin:
             return obj.env.get(name, UNKNOWN)
         if obj is UNKNOWN:
             return UNKNOWN
+        attr_sym = generic.config_attribute(obj, name)
+        if attr_sym is not None:
+            return attr_sym
         return external_attr(self, obj, name, None)
 
     def subscript(self, frame, obj, index, node):
@@ -617,6 +620,8 @@ class ExpressionsMixin:
             verdict = self.decide(frame, v)
             return verdict
         if isinstance(v, S.Expr):
+            if generic.is_config_attribute(v):
+                return None  # `if config.use_bias:` a flag as likely as a size: both ways
             lo, hi = intervals.bounds(v)  # `hidden or dim`: a symbol is a dim >= 1
             return True if lo > 0 or hi < 0 else None
         if getattr(v, "unknown", False):

@@ -79,6 +79,36 @@ def generic_hyperparameter(name: str, default, defaults: dict | None = None):
     return default
 
 
+# An object of settings handed to a constructor nobody builds (`Block(config)`, `params`,
+# `args`): it stands for a symbol too, and its attributes are symbols named after the path
+# (`config.n_embd`), one per name, so `nn.Linear(config.n_embd, 3 * config.n_embd)` and the
+# `split(config.n_embd)` after it agree. A test on one (`if config.bias:`) runs both ways.
+_INT_ATTRIBUTES = frozenset({"real", "imag", "numerator", "denominator", "bit_length", "bit_count",
+                             "conjugate", "to_bytes", "as_integer_ratio", "is_integer", "from_bytes"})
+
+
+def _symbol_name(v) -> str | None:
+    if not isinstance(v, S.Expr) or len(v.terms) != 1:
+        return None
+    (atoms, coeff), = v.terms.items()
+    if coeff != 1 or len(atoms) != 1 or atoms[0].kind != "sym":
+        return None
+    return atoms[0].args[0]
+
+
+def config_attribute(obj, name: str):
+    """`config.n_embd` of a settings symbol: the symbol `config.n_embd`; None otherwise."""
+    base = _symbol_name(obj)
+    if base is None or name.startswith("__") or name in _INT_ATTRIBUTES:
+        return None
+    return S.sym(f"{base}.{name}")
+
+
+def is_config_attribute(v) -> bool:
+    name = _symbol_name(v)
+    return name is not None and "." in name
+
+
 # A layer class handed to a constructor that nobody builds (`norm_layer=None`, `act_layer`,
 # `activation`): its name says it is a normalization or an activation, and those keep the
 # shape of what they are applied to. Building one gives such a layer; applying it (or an

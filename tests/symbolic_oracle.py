@@ -21,6 +21,7 @@ from shapesense.analysis.ide import split_top
 _ORACLE = re.compile(r"^#\s*oracle:\s?(.*)$")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*$")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+_DOTTED = re.compile(r"(?<=[A-Za-z_0-9])\.(?=[A-Za-z_])")
 
 
 def oracle_code(text: str) -> list[str] | None:
@@ -78,6 +79,8 @@ def check_def(facts: list, given: dict | None = None) -> list[str]:
     """facts: [(description, [dim texts], runtime shape)] of one def; given: sizes the oracle
     call passed (given_sizes). Problems, if any."""
     problems, binding = [], {}
+    # (a settings object's attribute, `config.n_embd`, is one symbol: `config__n_embd` here)
+    facts = [(desc, [_DOTTED.sub("__", d) for d in dims], shape) for desc, dims, shape in facts]
     facts = [_last_dims(desc, dims, shape) for desc, dims, shape in facts]
     for desc, dims, shape in facts:
         if len(dims) != len(shape):
