@@ -279,6 +279,17 @@ def _trusted_ids(engine):
     return _per_run(engine, _reached_without_guesses) or None
 
 
+def _widening_ids(engine) -> set:
+    """The entries a way with an optional input given as an unknown value reaches: their
+    marks widen the default way's shapes (infer._run_with_instances)."""
+    return _per_run(engine, _reached_by_widening)
+
+
+def _reached_by_widening(engine):
+    roots = getattr(engine, "widen_roots", None)
+    return {e.id for e in reachable([r for r in engine.roots if r.id in roots])} if roots else set()
+
+
 def _reached_without_guesses(engine):
     guessed = getattr(engine, "guess_roots", None)
     return {e.id for e in reachable([r for r in engine.roots if r.id not in guessed])} if guessed else None
@@ -422,8 +433,13 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
     trusted = _trusted_ids(engine) if len(entries) > 1 else None
     sources: dict = {}  # node -> {value text: the contexts it comes from}
     for entry in entries:
+        guessed = trusted is not None and entry.id not in trusted
+        # (a way with an optional input given as an unknown value: only its marks count)
+        widen_only = guessed and entry.id in _widening_ids(engine)
         for key, vals in _facts_by_unit(entry).get((path, unit_key), ()):
             kind = key[0]
+            if widen_only and kind != "<unknown>":
+                continue
             if kind == "<many>":
                 many.add(key[3])
             elif kind == "<origin>":
@@ -432,9 +448,11 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
             elif kind == "<targets>":
                 targets.update(vals)
             elif kind == "<unknown>":
-                if trusted is not None and entry.id not in trusted:
+                if guessed and not widen_only:
                     continue  # a guessed way (an optional input given) adds shapes, never removes them
                 unevaluated.add(key[3])
+                if widen_only:
+                    continue  # (an unknown given value hides the dims the default way computed, no more)
                 if "rank" in vals or entry.rank_blind:  # (marked so when a later call reused it)
                     rank_blind.add(key[3])
                 if "whole" in vals:

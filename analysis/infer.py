@@ -23,6 +23,7 @@ from .statements import StatementsMixin
 from .annotations import tensor_from_annotation
 from .ops.spec import TensorValue
 from . import shapes as S
+from .shapes import UNKNOWN
 from .block_params import block_choices
 from .name_uses import name_uses, number_parameters
 from .generic import (DefaultBool, DefaultNone, RankProbe, broadcast_renaming, context_notes, decide_input, gather_uses,
@@ -46,6 +47,8 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.real_units: set = set()
         self.roots: list = []  # module runs and analyses of uncalled defs
         self.guess_roots: set = set()  # ids of roots run on a guessed flag world (flag_worlds)
+        self.widen_roots: set = set()  # ... of those run with an optional input given, unknown (ide)
+        self.last_probe_uses: dict = {}  # the uses of the inputs the last probing run decided
         self.guess_classes: set = set()  # the classes of those worlds
         self.default_roots: set = set()  # ... of the worlds with every flag at its default
         self._collect: list = []  # stack of children lists being filled
@@ -318,14 +321,26 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         runs = [(inst, ways[0]) for inst in instances] + [(instances[0], w) for w in ways[1:]] if instances else []
         for inst, (flag, optional, always, flag_label) in runs:
             mark = len(collected)
+            widening = False
             try:
+                self.last_probe_uses = {}
                 inputs = self._generic_inputs(fn, [inst], flag, optional + always)
-                if any(n not in inputs for n in optional):
-                    continue  # (`device=None`: no tensor; the default way runs it as None)
+                missing = [n for n in optional if n not in inputs]
+                if any(not _unpacked(self.last_probe_uses.get((fn.qualname, n), ())) for n in missing):
+                    continue  # (`device=None`, `seq_dim=None`: no tensor; the default way runs it as None)
+                if missing:
+                    # Given, no tensor but a tuple the body unpacks (`mem, cmem = memories`,
+                    # the memories of a previous call): a value not known. The way shows no
+                    # shape of its own; the lines it cannot evaluate are not claimed from the
+                    # default way alone (ide._unit_facts).
+                    inputs.update({n: UNKNOWN for n in missing})
+                    widening = True
                 self.call_user(fn, [inst], {**flag, **inputs}, generic=True)
             except Budget:
                 break
             finally:
+                if widening:
+                    self.widen_roots.update(e.id for e in collected[mark:])
                 guessed = getattr(inst, "guessed_world", False)
                 if guessed or flag_label:
                     self.guess_roots.update(e.id for e in collected[mark:])
@@ -434,6 +449,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             for obj, before in writes.before.values():
                 branchheap.restore(obj, before)
         uses = gather_uses(self._recorded_run(sink, mark))
+        self.last_probe_uses = uses  # (read by _run_with_instances for an input no tensor)
         inputs, first = {}, plain_names
         made_dims: set = set()  # the dims made up for every input (renamed when one is optional)
         for n in names:
@@ -565,6 +581,10 @@ def _heirs_with_init(module_env, cls, fn, name) -> list:
                 and isinstance(v.lookup("__init__"), FunctionVal) and all(v is not o for o in out)):
             out.append(v)
     return out[:MAX_FACTORY_INSTANCES]
+
+
+def _unpacked(uses) -> bool:
+    return any(kind == "items" for kind, _ in uses)
 
 
 def _reached_by_others(own: dict, path: str, runs: dict) -> set:

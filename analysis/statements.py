@@ -593,6 +593,9 @@ class StatementsMixin:
     def assign_unpack(self, frame, target, value, env, value_node):
         targets = target.elts
         star = [i for i, x in enumerate(targets) if isinstance(x, ir.Starred)]
+        if generic.is_probe(value) and not value.derived and not value.weak:
+            # `mem, cmem = memories`: a tuple of values, given (infer._run_with_instances)
+            generic.record(frame, value, "items", len(targets))
         items = self.iterate(frame, value)
         if items is None and (not isinstance(value, ListVal) or getattr(value, "unknown", False)) and star == []:
             # `B, C, H, W = x.shape` on a tensor of unknown rank: the rank is now known and
