@@ -48,7 +48,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.roots: list = []  # module runs and analyses of uncalled defs
         self.guess_roots: set = set()  # ids of roots run on a guessed flag world (flag_worlds)
         self.widen_roots: set = set()  # ... of those run with an optional input given, unknown (ide)
-        self.last_probe_uses: dict = {}  # the uses of the inputs the last probing run decided
+        self.last_probe_uses: dict = {}  # the uses of the inputs the probing runs decided, by (def, name)
         self.guess_classes: set = set()  # the classes of those worlds
         self.default_roots: set = set()  # ... of the worlds with every flag at its default
         self._collect: list = []  # stack of children lists being filled
@@ -449,7 +449,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             for obj, before in writes.before.values():
                 branchheap.restore(obj, before)
         uses = gather_uses(self._recorded_run(sink, mark))
-        self.last_probe_uses = uses  # (read by _run_with_instances for an input no tensor)
+        self.last_probe_uses.update(uses)  # (read by _run_with_instances for an input no tensor)
         inputs, first = {}, plain_names
         made_dims: set = set()  # the dims made up for every input (renamed when one is optional)
         for n in names:
