@@ -32,5 +32,6 @@ class CausalSelfAttention(nn.Module):
         return self.c_proj(y)
 
 
-# oracle: from types import SimpleNamespace
-# oracle: CausalSelfAttention(SimpleNamespace(n_embd=32, n_head=4, bias=True))(torch.randn(2, 5, 32))
+# oracle: class Config:
+# oracle:     n_embd, n_head, bias = 32, 4, True
+# oracle: CausalSelfAttention(Config())(torch.randn(2, 5, 32))
