@@ -671,7 +671,9 @@ def call_external(engine, func, args, kwargs, site):
     if name.startswith(("numpy.", "np.")) and name.split(".", 1)[1] in _NUMPY_LIKE_TORCH:
         name = "torch." + name.split(".", 1)[1]  # same shape rule; values are not tracked
     elif name.startswith("numpy.") and name[6:] in _NUMPY_ELEMENTWISE and any(is_tensor(a) for a in args):
-        name = "torch." + name[6:]  # an array (modelled as a tensor) in: torch's broadcast rule
+        # An array (modelled as a tensor) in: torch's shape rule, but never torch's errors
+        # (numpy's rules differ; numpy's failures are not modelled).
+        return run_op(engine, REGISTRY[_NUMPY_ELEMENTWISE[name[6:]]], args, kwargs, None)
     spec = REGISTRY.get(name)
     if spec is not None:
         if spec.kind == "module":
@@ -754,8 +756,9 @@ def _legacy_constructor(engine, name, args, kwargs, site):
 
 
 _NUMPY_LIKE_TORCH = {"linspace", "arange", "zeros", "ones", "logspace"}
-_NUMPY_ELEMENTWISE = {"cos", "sin", "tan", "exp", "log", "log2", "log10", "sqrt", "tanh", "abs", "power",
-                      "floor", "ceil", "maximum", "minimum"}
+_NUMPY_ELEMENTWISE = {**{n: "torch." + n for n in ("cos", "sin", "tan", "exp", "log", "log2", "log10", "sqrt",
+                                                    "tanh", "abs", "floor", "ceil")},
+                      "power": "torch.pow"}
 
 _PASSTHROUGH = {"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.jit.script",
                 "torch.compile", "torch.autograd.Variable", "torch.nn.utils.weight_norm",

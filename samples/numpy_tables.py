@@ -52,3 +52,4 @@ ones = torch.from_numpy(np.ones((4, 3)))
 #^ Tensor[4, 3]
 band = banded(torch.randn(6, 6), 2)
 #^ Tensor[6, 6]
+floor = torch.from_numpy(np.maximum(np.linspace(0, 1, 8), 0.5))  # numpy's rules: no torch error here
