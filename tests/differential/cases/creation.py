@@ -93,3 +93,13 @@ for x in [T(3), T(), T(2, 3), T(3, 3), T(2, 3, 4), T(0, 2), T(2, 2, dtype="int64
 for x, n, repl in itertools.product([T(2, 2, 2), T()], [1, 5], [False, True]):
     add(Case("torch.multinomial", (x.__class__(*x.shape, dtype="float32"), n, repl)))
 add(Case("Tensor.multinomial", (T(), 1)))
+
+# triu_indices / tril_indices: [2, how many positions], offsets of both signs.
+for row, col, offset in [(5, 5, 1), (4, 6, 0), (3, 7, -1), (6, 3, 2), (1, 1, 0), (3, 3, -5), (3, 3, 5), (0, 4, 0)]:
+    add(Case("torch.triu_indices", (row, col, offset)))
+    add(Case("torch.tril_indices", (row, col, offset)))
+
+# torch.tensor of lists holding 0-d tensors (numbers to torch) and of a 1-d one (an error).
+add(Case("torch.tensor", ([T(), 2.0],)))
+add(Case("torch.tensor", ([[T(), 0], [1, T()]],)))
+add(Case("torch.tensor", ([T(2), T(2)],)))

@@ -98,3 +98,8 @@ for shapes in [[(2, 3), (1, 1), (4,)], [(), (2,)], [(2, 2, 2)], [(0, 3), (2, 0)]
     add(Case("torch.block_diag", tuple(T(*s) for s in shapes)))
 for shapes in [[(2,), (3,)], [(2,)], [(2,), (3,), (4,)], [(2, 2), (3,)], [(0,), (3,)], [()]]:
     add(Case("torch.cartesian_prod", tuple(T(*s) for s in shapes)))
+
+# broadcast_tensors: the broadcast shape for each; a mismatch, with the sizes compared in order.
+for shapes in [((2, 1, 3), (4, 1)), ((2, 3), (4,)), ((3,), (2, 3), (1, 1, 3)), ((2, 3), (2, 1), (5, 3)),
+               ((),), ((), (2, 2)), ((0, 3), (1, 3)), ((0, 3), (2, 3))]:
+    add(Case("torch.broadcast_tensors", tuple(T(*s) for s in shapes)))
