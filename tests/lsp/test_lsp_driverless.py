@@ -55,7 +55,14 @@ async def test_routed_keywords_and_a_loop_built_stem_over_lsp(real: LanguageClie
             ("sequential_dict_nodriver.py", "logits = self.head(first)", "logits: Tensor[b, num_classes]"),
             ("block_parameter_nodriver.py", "x = self.layer2(x)",
              "x: Tensor[N, ?, (H + 7)//8, (W + 7)//8]"),
-            ("unknown_count_helper_nodriver.py", "y = self.layer1(x)", "y: Tensor[N, 32, H, W]")):
+            ("unknown_count_helper_nodriver.py", "y = self.layer1(x)", "y: Tensor[N, 32, H, W]"),
+            # a settings object's attributes as symbols; a Linear and a table lookup after a
+            # rank nothing decides; an optional input unpacked as a tuple (its dims unknown)
+            ("config_object_nodriver.py", "q = q.view(B, T, self.n_head",
+             "q: Tensor[B, config.n_head, T, config.n_embd//config.n_head]"),
+            ("rank_helper_linear_nodriver.py", "h = torch.relu", "h: Tensor[..., units]"),
+            ("table_lookup_nodriver.py", "low = self.embedding", "low: Tensor[..., 128]"),
+            ("optional_memories_nodriver.py", "mem = default(mem", "mem: Tensor[?, ?, ?]")):
         path = real.root / name
         text = (SAMPLES / name).read_text()
         path.write_text(text)
