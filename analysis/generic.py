@@ -87,25 +87,16 @@ _INT_ATTRIBUTES = frozenset({"real", "imag", "numerator", "denominator", "bit_le
                              "conjugate", "to_bytes", "as_integer_ratio", "is_integer", "from_bytes"})
 
 
-def _symbol_name(v) -> str | None:
-    if not isinstance(v, S.Expr) or len(v.terms) != 1:
-        return None
-    (atoms, coeff), = v.terms.items()
-    if coeff != 1 or len(atoms) != 1 or atoms[0].kind != "sym":
-        return None
-    return atoms[0].args[0]
-
-
 def config_attribute(obj, name: str):
     """`config.n_embd` of a settings symbol: the symbol `config.n_embd`; None otherwise."""
-    base = _symbol_name(obj)
+    base = S.symbol_name(obj)
     if base is None or name.startswith("__") or name in _INT_ATTRIBUTES:
         return None
     return S.sym(f"{base}.{name}")
 
 
 def is_config_attribute(v) -> bool:
-    name = _symbol_name(v)
+    name = S.symbol_name(v)
     return name is not None and "." in name
 
 
@@ -121,14 +112,8 @@ def same_shape_layer_name(v) -> str | None:
     """The parameter name of an unknown layer class or function that keeps shapes, if `v`
     is one: a None default (DefaultNone) or a symbol standing for a parameter without a
     default, named like a normalization or activation."""
-    if isinstance(v, DefaultNone):
-        name = v.name
-    elif isinstance(v, S.Expr) and len(v.terms) == 1:
-        (atoms, coeff), = v.terms.items()
-        if coeff != 1 or len(atoms) != 1 or atoms[0].kind != "sym":
-            return None
-        name = atoms[0].args[0]
-    else:
+    name = v.name if isinstance(v, DefaultNone) else S.symbol_name(v)
+    if name is None:
         return None
     words = set(name.lower().split("_"))
     return name if words & _SAME_SHAPE_WORDS and not words & {"args", "kwargs", "cfg", "type"} else None

@@ -287,12 +287,17 @@ def _widening_ids(engine) -> set:
 
 def _reached_by_widening(engine):
     roots = getattr(engine, "widen_roots", None)
-    return {e.id for e in reachable([r for r in engine.roots if r.id in roots])} if roots else set()
+    return _reached_from(engine, lambda r: r.id in roots) if roots else set()
 
 
 def _reached_without_guesses(engine):
     guessed = getattr(engine, "guess_roots", None)
-    return {e.id for e in reachable([r for r in engine.roots if r.id not in guessed])} if guessed else None
+    return _reached_from(engine, lambda r: r.id not in guessed) if guessed else None
+
+
+def _reached_from(engine, keep) -> set:
+    """The ids of the entries the run's roots that `keep` admits reach."""
+    return {e.id for e in reachable([r for r in engine.roots if keep(r)])}
 
 
 def context_labels(engine) -> dict:

@@ -218,6 +218,16 @@ def sym(name: str) -> Expr:
     return Expr({(Atom("sym", (name,)),): 1})
 
 
+def symbol_name(d) -> str | None:
+    """The name of a dim that is one symbol alone (`heads`, not `2*heads`), else None."""
+    if not isinstance(d, Expr) or len(d.terms) != 1:
+        return None
+    (atoms, coeff), = d.terms.items()
+    if coeff != 1 or len(atoms) != 1 or atoms[0].kind != "sym":
+        return None
+    return atoms[0].args[0]
+
+
 PIECE = "_piece"  # the size of one piece of a chunk of unknown count (spec.SomeTensors.whole)
 
 

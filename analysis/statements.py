@@ -851,7 +851,4 @@ def _keep_parameter_sizes(out, none_env, given_env) -> None:
 
 
 def _parameter_symbol(v) -> bool:
-    if not isinstance(v, S.Expr) or len(v.terms) != 1:
-        return False
-    (atoms, coeff), = v.terms.items()
-    return coeff == 1 and len(atoms) == 1 and atoms[0].kind == "sym"
+    return S.symbol_name(v) is not None

@@ -6,11 +6,11 @@ from .. import shapes as S
 from ..shapes import UNKNOWN
 from .elementwise import broadcast_shapes
 from .shape_ops import is_dim
-from .spec import (ANY_INT, DTYPE_MISMATCH, ILLEGAL_VALUE, IMPROPER_VALUE, SHAPE_MISMATCH, TensorValue,
+from .spec import (ANY_INT, DTYPE_MISMATCH, ILLEGAL_VALUE, IMPROPER_VALUE, INT_DTYPES, SHAPE_MISMATCH, TensorValue,
                    Unknowable, is_tensor, op)
 
 _INT_INDEX = (None, "int64", "int32", "int16", "int8", "uint8", "bool")
-_INT_DTYPES = ("int64", "int32", "int16", "int8")  # (not a mask: each index keeps the dims after)
+_INT_DTYPES = INT_DTYPES - {"uint8"}  # (uint8 indexes as a mask; an int index keeps the dims after)
 _ADV = object()
 _TYPE = {"int64": "Long", "int32": "Int"}  # marker for an advanced-index position in the output
 
