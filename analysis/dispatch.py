@@ -147,6 +147,10 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
         if same is not None:
             return same
     tailed = tails.tailed_arguments(s_args, s_kwargs) if not engine.probing else []
+    if tailed is tails.SEVERAL and generic.is_elementwise(spec.name):
+        out = tails.broadcast_tails(s_args, s_kwargs)
+        if out is not None:  # `pos[:, :, None] - pos[:, None]`: the last dims they share
+            return from_spec(out)
     if tailed is tails.SEVERAL or (not tailed and tails.marked_tensors(s_args, s_kwargs)):
         return UNKNOWN
     if tailed:
@@ -208,7 +212,7 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
         t_args = tails.spread_arguments(s_args, trials)
         t_kwargs = {k: tails.substitute(v, trials) for k, v in s_kwargs.items()}
         if t_args is None or any(isinstance(v, (tails.TailedShape, tails.Spread)) for v in t_kwargs.values()):
-            return "no", None, None
+            return "no", None, None, None
         ctx = OpContext(op_name=spec.name, checker=trial_checker)
         try:
             if forward:
@@ -217,10 +221,10 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
             else:
                 out = run_spec(spec, ctx, t_args, t_kwargs)
         except ShapeError as e:
-            return "error", e, None
+            return "error", e, None, None
         except Exception:  # noqa: BLE001 - Unknowable, or a spec that cannot take the trial
-            return "no", None, None
-        return "ok", tails.reading(out, lead), ctx
+            return "no", None, None, None
+        return "ok", tails.reading(out, lead), ctx, (out, lead)
 
     results = [attempt(n) for n in tails.TRIAL_LEADS]
     kinds = {r[0] for r in results}
@@ -236,7 +240,8 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
             _report_error(engine, site, ShapeError(e.code, tails.message(e.message), repair, e.core), args, module, spec)
         return UNKNOWN
     readings = [r[1] for r in results]
-    if kinds == {"ok"} and (readings[0] is tails.NO_READING or any(r != readings[0] for r in readings)):
+    if "ok" in kinds and kinds <= {"ok", "error"} and \
+            (readings[0] is tails.NO_READING or any(r != readings[0] for r in readings)):
         # The trials disagree on where the leading dims went (`torch.flatten(x, 1)`): a
         # tensor of the same rank at every rank the op takes still has that rank.
         leads = list(tails.TRIAL_LEADS) + list(beyond)
@@ -244,7 +249,12 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
         joined = tails.same_rank_join([(n, r[1]) for n, r in zip(leads, every)]) \
             if all(r[0] == "ok" for r in every) else None
         if joined is None:
-            return UNKNOWN
+            # `pos[:, :, None, :]`: fails below a rank, then puts its new dims among the
+            # leading ones; the last dims every rank it takes ends with still end it.
+            out = tails.common_tail([r[3] for r in every]) if tails.needs_a_rank([r[0] for r in every]) else None
+            if out is None:
+                return UNKNOWN
+            return from_spec(out)
         readings = [joined]
     elif kinds != {"ok"} or readings[0] is tails.NO_READING or any(r != readings[0] for r in readings):
         return UNKNOWN  # fails at some ranks only, moves the leading dims, or the ranks disagree
@@ -686,7 +696,8 @@ def call_external(engine, func, args, kwargs, site):
         return PartialVal(args[0], args[1:], kwargs)
     if pybuiltins.is_torch_helper(name):
         return pybuiltins.call_torch_helper(engine, name, args, kwargs, site)
-    if name.startswith(("builtins.", "math.", "collections.", "numpy.", "copy.", "functools.", "operator.", "inspect.", "re.")):
+    if name.startswith(("builtins.", "math.", "collections.", "numpy.", "copy.", "functools.", "operator.", "inspect.", "re.",
+                        "scipy.")):
         if name == "builtins.super":
             return _super(engine, site)
         if name == "builtins.__dataclass_init__" and len(args) >= 2:
@@ -1060,6 +1071,9 @@ def _index_spec(index):
     return index
 
 
+_MISSING = object()
+
+
 def subscript_value(engine, obj, index, site):
     if isinstance(obj, tails.TailedShape):
         return obj.item(index)
@@ -1091,9 +1105,18 @@ def subscript_value(engine, obj, index, site):
             # `params[model_name]` with the name not known: one of its values (or KeyError)
             return engine._join_all(list(obj.items.values()))
         try:
-            return obj.items.get(index, UNKNOWN)
+            found = obj.items.get(index, _MISSING)
         except TypeError:
             return UNKNOWN
+        if found is not _MISSING:
+            return found
+        factory = getattr(obj, "default_factory", None)
+        if factory is None or getattr(obj, "unknown", False) or _key_not_known(index):
+            return UNKNOWN
+        made = engine.call_value(factory, [], {}, site)  # a defaultdict makes the key's value
+        engine._mutated(obj)
+        obj.items[index] = made
+        return made
     if isinstance(obj, Instance) and isinstance(obj.cls.lookup("__getitem__"), FunctionVal):
         return engine.call_user(obj.cls.lookup("__getitem__"), [obj, index], {}, site)
     if isinstance(obj, Instance) and isinstance(obj.attrs.get("__container__"), Container):

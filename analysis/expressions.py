@@ -74,9 +74,9 @@ class ExpressionsMixin:
             else:
                 v = self._both_ways(frame, node, env, record)
         elif t is ir.TupleE:
-            v = _sequence(self._elts(frame, node.elts, env), "tuple")
+            v = self._display(frame, node.elts, env, "tuple")
         elif t is ir.ListE:
-            v = self.new_obj(_sequence(self._elts(frame, node.elts, env), "list"))
+            v = self.new_obj(self._display(frame, node.elts, env, "list"))
         elif t is ir.SetE:
             items = self._elts(frame, node.elts, env)
             made = pysets.make(items) if items is not None else UNKNOWN
@@ -137,17 +137,36 @@ class ExpressionsMixin:
                 return UNKNOWN
         return "".join(out)
 
+    def _display(self, frame, elts, env, kind):
+        """A tuple or list display. One that spreads an iterable of unknown length
+        (`[self.container, *others]`) still surely starts with the items before the spread:
+        a loop over it runs its body for them, then for items not known (statements.exec_for)."""
+        items, complete = self._items(frame, elts, env)
+        if complete:
+            return ListVal(items, kind)
+        v = _sequence(None, kind)
+        if items:
+            v.items, v.prefix, v.element = items, len(items), UNKNOWN
+        return v
+
     def _elts(self, frame, elts, env):
+        items, complete = self._items(frame, elts, env)
+        return items if complete else None
+
+    def _items(self, frame, elts, env):
+        """The items of a display, and whether they are all of them: False after a spread of
+        an iterable of unknown length (`(*x.shape, 1)` of unknown rank), and the items are
+        those before it."""
         out = []
         for e in elts:
             if isinstance(e, ir.Starred):
                 items = self.iterate(frame, self.eval(frame, e.value, env))
                 if items is None:
-                    return None  # `(*x.shape, 1)` of unknown rank: its length is unknown
+                    return out, False
                 out.extend(items)
             else:
                 out.append(self.eval(frame, e, env))
-        return out
+        return out, True
 
     def _dict(self, frame, node, env):
         ways = [DictVal()]  # one dict, or one per option of a spread DictOptions

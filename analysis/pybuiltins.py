@@ -743,6 +743,31 @@ def _math(fn):
     return f
 
 
+def _next_fast_len(primes):
+    """scipy's next_fast_len(target): the least n >= target whose prime factors are all in
+    `primes` (an FFT size). SOME_INT for a target not known (it is surely an int)."""
+    def f(engine, args, kwargs, site):
+        target = args[0] if args else kwargs.get("target")
+        if kwargs.get("real") is True:
+            ps = (2, 3, 5)
+        else:
+            ps = primes
+        if not (isinstance(target, int) and not isinstance(target, (bool, S.Expr))):
+            return SOME_INT if _int_like(target) else UNKNOWN
+        if target > 1 << 30:
+            return SOME_INT
+        n = max(target, 1)
+        while True:
+            m = n
+            for p in ps:
+                while m % p == 0:
+                    m //= p
+            if m == 1:
+                return n
+            n += 1
+    return f
+
+
 _FLOAT_MATH = {math.sqrt, math.log, math.log2, math.log10, math.exp, math.cos, math.sin, math.pow}
 
 
@@ -1117,6 +1142,15 @@ def _ordered_dict(engine, args, kwargs, site):
     return _dict(engine, args, kwargs, site)
 
 
+def _defaultdict(engine, args, kwargs, site):
+    """collections.defaultdict(factory, ...): a dict whose missing keys are made on read
+    (dispatch.subscript_value), so `router[layer].append(block)` in __init__ fills it."""
+    d = _dict(engine, args[1:], kwargs, site)
+    if isinstance(d, DictVal) and args and args[0] is not None and args[0] is not UNKNOWN:
+        d.default_factory = args[0]
+    return d
+
+
 def _str(engine, args, kwargs, site):
     if args and isinstance(args[0], (int, float, str)) and not isinstance(args[0], S.Expr):
         return str(args[0])
@@ -1173,6 +1207,10 @@ _TABLE = {
     "numpy.sum": _numpy_sum, "numpy.atleast_1d": _numpy_array(True), "numpy.array": _numpy_array(False),
     "numpy.asarray": _numpy_array(False),
     "collections.OrderedDict": _ordered_dict, "collections.namedtuple": _namedtuple_type,
+    "collections.defaultdict": _defaultdict,
+    "scipy.fftpack.next_fast_len": _next_fast_len((2, 3, 5)),
+    "scipy.fftpack.helper.next_fast_len": _next_fast_len((2, 3, 5)),
+    "scipy.fft.next_fast_len": _next_fast_len((2, 3, 5, 7, 11)),
     "functools.reduce": _reduce,
     "operator.itemgetter": _itemgetter, "operator._get_items": _get_items,
     "copy.deepcopy": _copier(deep=True), "copy.copy": _copier(deep=False),

@@ -191,6 +191,69 @@ def same_rank_join(readings):
     return ("mixed", dims, dtypes.pop())
 
 
+def broadcast_tails(args, kwargs):
+    """An elementwise op on tensors of unknown rank whose leading dims may differ: the last
+    dims as far as every operand has them known, broadcast (`Tensor[..., C]` and
+    `Tensor[..., C]` give `Tensor[..., C]`); None when an operand's last dims are not known,
+    they do not broadcast, or they disagree in dtype."""
+    tensors = [v for v in list(args) + list(kwargs.values()) if isinstance(v, TensorValue)]
+    if len(tensors) < 2 or any(isinstance(v, (TailedShape, Spread)) for v in list(args) + list(kwargs.values())):
+        return None
+    ends = []
+    for t in tensors:
+        end = tuple(t.shape) if t.shape is not None else t.tail
+        if not end:
+            return None
+        ends.append(end)
+    n = min(len(e) for e in ends)
+    dims = []
+    for i in range(1, n + 1):
+        column = {e[-i] for e in ends} - {1}
+        if len(column) > 1:
+            return None  # (or a symbol against a number: not decided here)
+        dims.append(column.pop() if column else 1)
+    if len({t.dtype for t in tensors}) != 1:
+        return None
+    return TensorValue(None, tensors[0].dtype, tail=tuple(reversed(dims)))
+
+
+def needs_a_rank(kinds) -> bool:
+    """Trials (by growing number of leading dims) that fail below some rank and run at every
+    rank from there: the op needs that rank, which the input (the code runs) then has."""
+    if "ok" not in kinds:
+        return False
+    first = kinds.index("ok")
+    return all(k == "error" for k in kinds[:first]) and all(k == "ok" for k in kinds[first:])
+
+
+def common_tail(outputs):
+    """`Tensor[..., tail]` for trials whose tensor outputs all end with `tail`, dims none of
+    the leading ones reached, after the last dim one did (`pos[:, :, None, :]` ends with
+    pos's last dim at every rank); None when there is no such dim or an output is not a
+    tensor of known shape."""
+    tails_ = []
+    for item in outputs:
+        if item is None:
+            continue
+        out, _lead = item
+        if not isinstance(out, TensorValue) or out.shape is None:
+            return None
+        shape = tuple(out.shape)
+        last = max((i for i, d in enumerate(shape) if mentions_lead(d)), default=-1)
+        if last < 0:
+            return None  # no leading dim made it out: not this case
+        tails_.append(shape[last + 1:])
+        dtype = out.dtype
+    if not tails_:
+        return None
+    n = 0
+    while all(len(t) > n for t in tails_) and all(t[-1 - n] == tails_[0][-1 - n] for t in tails_):
+        n += 1
+    if n == 0:
+        return None
+    return TensorValue(None, dtype, tail=tuple(tails_[0][len(tails_[0]) - n:]))
+
+
 def mentions_fixed(r) -> bool:
     """Does an agreed reading hold a tensor shape none of the leading dims reached?"""
     if r[0] in ("fixed", "mixed"):

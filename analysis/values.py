@@ -531,7 +531,9 @@ def _value_key(v, _seen):
         kind = "list-or-tuple" if getattr(v, "kind_joined", False) else v.kind
         return (kind, tuple(value_key(x, _seen) for x in v.items))
     if isinstance(v, DictVal):
-        return ("dict", tuple((k, value_key(x, _seen)) for k, x in v.items.items()))
+        items = tuple((k, value_key(x, _seen)) for k, x in v.items.items())
+        factory = getattr(v, "default_factory", None)
+        return ("dict", items) if factory is None else ("defaultdict", items, value_key(factory, _seen))
     if isinstance(v, Instance):
         return ("inst", value_key(v.cls, _seen), v.training,
                 tuple(sorted((k, value_key(x, _seen)) for k, x in v.attrs.items())))

@@ -157,6 +157,10 @@ def _one_dim(ctx, name, input, n, dim, norm, kind):
         ctx.known_int(dim)
         ctx.fail(IMPROPER_VALUE, f"Dimension specified as {dim} but tensor has no dimensions")
     d = ctx.wrap_dim(dim, len(s))
+    if n is UNKNOWN:
+        # a length not known (`next_fast_len(...)` of a dim not known): that dim is unknown
+        return TensorValue(tuple(s[:d]) + (UNKNOWN,) + tuple(s[d + 1:]),
+                           _to_real(ctx, input.dtype) if kind == "c2r" else _to_complex(ctx, input.dtype))
     if n is not None and not (isinstance(n, int) and not isinstance(n, bool) or isinstance(n, S.Expr)):
         raise Unknowable("n")
     m = s[d]

@@ -13,13 +13,13 @@ def broadcast_shapes(ctx, *shapes):
         return None
     rank = max((len(s) for s in shapes), default=0)
     out = []
-    for i in range(-rank, 0):
+    for i in range(-1, -rank - 1, -1):  # from the last dim, as torch does: its error names the last mismatch
         dims = [s[i] for s in shapes if len(s) >= -i]
         result = 1
         for pos, d in enumerate(dims):
             result = _broadcast_dim(ctx, result, d, shapes, i, pos)
         out.append(result)
-    return tuple(out)
+    return tuple(reversed(out))
 
 
 def _broadcast_dim(ctx, a, b, shapes, axis, pos):
