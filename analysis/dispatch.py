@@ -249,6 +249,7 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
         joined = tails.same_rank_join([(n, r[1]) for n, r in zip(leads, every)]) \
             if all(r[0] == "ok" for r in every) else None
         if joined is None:
+            _note_position_use(frame, tailed, dict(zip(leads, every)))
             # `pos[:, :, None, :]`: fails below a rank, then puts its new dims among the
             # leading ones; the last dims every rank it takes ends with still end it.
             out = tails.common_tail([r[3] for r in every]) if tails.needs_a_rank([r[0] for r in every]) else None
@@ -276,6 +277,16 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
                 engine.soft_conditions.add(cond)
             frame.assumptions.append((cond, ((frame.path, frame.unit.key), site[1].nid) if site else None))
     return from_spec(out)
+
+
+def _note_position_use(frame, tailed, results: dict) -> None:
+    """An op on `Tensor[..., tail]` whose result depends on how many leading dims there are
+    (it reads dims by position): noted, with the counts it runs with, as a use of the input
+    they come from (generic.lead_count)."""
+    lead = tailed[0].lead if frame is not None else None
+    if lead is None or any(f.blind for f in frame.engine.stack):
+        return
+    generic.record_position_use(frame, lead, [n for n, r in results.items() if r[0] == "ok"])
 
 
 def _note_lead_count(frame, tailed, results: dict, attempt) -> None:

@@ -356,7 +356,16 @@ class ExpressionsMixin:
             # None raises, so a call that returns called the layer.
             func = func.value
         if isinstance(func, OneOf):
-            return self._join_all([self.call_value(o, args, kwargs, site) for o in func.options])
+            # Each option may be the one the model never builds (`nn.GroupNorm(...)` only when
+            # a flag is set): a failure of one is not reported, like a way of an `if` not decided.
+            frame = site[0] if site else None
+            if frame is not None:
+                frame.blind += 1
+            try:
+                return self._join_all([self.call_value(o, args, kwargs, site) for o in func.options])
+            finally:
+                if frame is not None:
+                    frame.blind -= 1
         if isinstance(func, (Ref, BoundRef, NNModule)) and (tensor_options.has_options(args) or tensor_options.has_options(
                 kwargs.values()) or isinstance(getattr(func, "self_value", None), TensorOptions)):
             joined = self._call_per_option(func, args, kwargs, site)

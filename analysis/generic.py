@@ -256,10 +256,35 @@ def record_lead_count(frame, lead, count: int) -> None:
     uses.setdefault(lead, []).append(("lead-count", count))
 
 
+def record_position_use(frame, lead, counts) -> None:
+    """Note that an op read the input `lead` names by position (`x.transpose(1, 2)` after
+    splitting its last dim, `mask[:, None, None, :]`): it runs with each number of leading
+    dims in `counts`, and what it gives depends on that number (dispatch._run_on_tail)."""
+    uses = frame.entry.__dict__.setdefault("probe_uses", {})
+    uses.setdefault(lead, []).append(("position", frozenset(counts)))
+
+
+# With no op pinning how many dims come before an input's last ones, but some op reading it
+# by position: the convention of sequence models, a batch of sequences (B, T, ...). An
+# input whose code reads dims by position is surely not a bare vector of features.
+SEQUENCE_LEADS = 2
+
+
 def lead_count(uses: list):
     """The number of leading dims every op that needed one agreed on, else None."""
     counts = {data for kind, data in uses if kind == "lead-count"}
     return counts.pop() if len(counts) == 1 else None
+
+
+def conventional_lead_count(uses: list):
+    """SEQUENCE_LEADS when no op needed one number of leading dims, but ops read the input
+    by position and each runs with SEQUENCE_LEADS of them; else None."""
+    if any(kind == "lead-count" for kind, _ in uses):
+        return None
+    positions = [data for kind, data in uses if kind == "position"]
+    if positions and all(SEQUENCE_LEADS in ok for ok in positions):
+        return SEQUENCE_LEADS
+    return None
 
 
 def ranked_from_tail(param: str, tail: tuple, count: int, invented: set | None = None):

@@ -26,7 +26,8 @@ from . import shapes as S
 from .shapes import UNKNOWN
 from .block_params import block_choices
 from .name_uses import name_uses, number_parameters
-from .generic import (DefaultBool, DefaultNone, RankProbe, broadcast_renaming, context_notes, decide_input, gather_uses,
+from .generic import (DefaultBool, DefaultNone, RankProbe, broadcast_renaming, context_notes, conventional_lead_count,
+                      decide_input, gather_uses,
                       lead_count, ranked_from_tail)
 
 
@@ -467,18 +468,29 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         # With an optional input given, the dims made up for every input may be renamed
         # after those they meet (`x: Tensor[b, n, C]` with `einsum('b i d, b j d', x,
         # to_kv(context))` is `[b, n, dim]`), as the run without it would have named them.
+        conventional: set = set()
         self._rank_open_inputs(fn, args, kwargs, inputs, generic, invented,
-                               made_dims if any(n in inputs for n in optional) else frozenset())
+                               made_dims if any(n in inputs for n in optional) else frozenset(), made_dims,
+                               conventional)
+        others = [n for n in names if n not in conventional]
+        if conventional and others:
+            # The others are decided again as if the ranked ones were annotated so (their
+            # contract, written back, reads back the same): `mask[:, None, None, :]` added to
+            # scores of a known rank has a rank then.
+            given = {n: inputs[n] for n in conventional}
+            inputs = {**given, **self.probe_inputs(fn, args, {**kwargs, **given}, others, generic, invented,
+                                                   optional, plain_names=False)}
         return inputs
 
-    def _rank_open_inputs(self, fn, args, kwargs, inputs, generic, invented, renamable=frozenset()) -> None:
+    def _rank_open_inputs(self, fn, args, kwargs, inputs, generic, invented, renamable=frozenset(),
+                          made_up=frozenset(), conventional=None) -> None:
         """Inputs decided as `Tensor[..., tail]` whose rank a later op fixes (an einsum or a
         rearrange after the Linear that gave the tail): run the body with them and bind each
         to the rank every op that needed one agreed on (dispatch._note_lead_count); again
         while that ranks more (the next einsum reads the first one's result). A run that
         ranks nothing is the context's own run: the call that follows finds it memoized."""
         made: set = set()  # the leading dims named here
-        self._rank_by_later_ops(fn, args, kwargs, inputs, generic, made)
+        self._rank_by_later_ops(fn, args, kwargs, inputs, generic, made, made_up, conventional)
         if invented is not None:
             invented |= made
         if not (made or renamable):
@@ -495,8 +507,12 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             if same and t.shape is not None and any(S.free_symbols(d) & same.keys() for d in t.shape):
                 inputs[n] = TensorValue(tuple(S.substitute(d, same) for d in t.shape), t.dtype)
 
-    def _rank_by_later_ops(self, fn, args, kwargs, inputs, generic, made) -> None:
-        """The runs of _rank_open_inputs, each ranking the open inputs an op fixed."""
+    def _rank_by_later_ops(self, fn, args, kwargs, inputs, generic, made, made_up=frozenset(),
+                           conventional=None) -> None:
+        """The runs of _rank_open_inputs, each ranking the open inputs an op fixed. An input
+        whose last dims a layer gave (not `made_up`), read by position but never pinned, is
+        ranked by the sequence convention (generic.conventional_lead_count), unless that
+        makes the body fail where it did not."""
         for _ in range(MAX_RANKING_RUNS):
             open_ = [n for n, t in inputs.items()
                      if t.shape is None and t.tail is not None and t.lead == (fn.qualname, n)]
@@ -506,12 +522,24 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             if entry is None:
                 return
             uses = gather_uses([entry])
-            ranked = False
+            ranked, guessed = False, {}
             for n in open_:
                 count = lead_count(uses.get((fn.qualname, n), []))
+                if count is None and not any(S.free_symbols(d) & made_up for d in inputs[n].tail):
+                    count = conventional_lead_count(uses.get((fn.qualname, n), []))
+                    if count is not None:
+                        guessed[n] = inputs[n]
                 if count is not None:
                     inputs[n] = ranked_from_tail(n, inputs[n].tail, count, made)
                     ranked = True
+            if guessed:
+                after = self._deciding_run(fn, args, kwargs, inputs, generic)
+                if after is None or _errors(after) > _errors(entry) or \
+                        _leads_pinned(after, inputs, guessed, made | set(made_up)):
+                    inputs.update(guessed)  # the convention breaks the body: keep them open
+                    ranked = any(inputs[n].shape is not None for n in open_)
+                elif conventional is not None:
+                    conventional.update(guessed)
             if not ranked:
                 break
 
@@ -554,6 +582,22 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         """An instance built by running __init__ with its defaults (Unknown otherwise);
         memoized like any constructor call."""
         return self.construct(cls, [], {}, None, generic=True)
+
+
+def _leads_pinned(entry, inputs, guessed, made_up) -> bool:
+    """Does the body equate a dim the sequence convention made up with a real one (`assert
+    x.shape[1] == x.shape[2]` makes x_T the feature dim)? Then the input is not a batch of
+    sequences of those features, and the convention is not taken."""
+    conds = [c for e in reachable([entry]) for c, _ in getattr(e, "preconditions", ())]
+    same = broadcast_renaming(list(inputs.items()), conds, set(made_up))
+    leads = {name for n in guessed for d in (inputs[n].shape or ())[:-len(guessed[n].tail)]
+             for name in S.free_symbols(d)}
+    return any(k in leads and not (S.free_symbols(v) <= set(made_up)) for k, v in same.items())
+
+
+def _errors(entry) -> int:
+    """How many error diagnostics a run and the calls it made left."""
+    return sum(1 for e in reachable([entry]) for d in e.diags.values() if d.severity == "error")
 
 
 def _may_test_none(f) -> bool:

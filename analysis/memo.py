@@ -230,7 +230,9 @@ class MemoMixin:
             unknown = [p.name for p in unit.params if bound.get(p.name) is UNKNOWN]
             if unknown and all(p.kind in ("pos", "kwonly") for p in unit.params):
                 if fn.unit_key.endswith(".__init__"):
-                    bound.update({n: generic_hyperparameter(n, UNKNOWN) for n in unknown})
+                    # (by its default's kind: a flag not known runs both ways, never as a
+                    # size, which is always true: `Inner(bidirectional=not causal)`)
+                    bound.update({n: generic_hyperparameter(n, _flag_default(fn, n)) for n in unknown})
                 else:
                     probed = self.probe_inputs(fn, [], dict(bound), unknown, invented=made_up)
                     bound.update(probed)
@@ -631,3 +633,11 @@ def _carry_module_calls(engine, entry, into) -> None:
     for rec in calls:
         rec.dep_index += offset
     into.__dict__.setdefault("module_calls", []).extend(calls)
+
+
+def _flag_default(fn, name):
+    """The default a constructor parameter given an unknown value is analysed with: its own
+    when it is a bool (the flag then runs both ways, generic.DefaultBool), else UNKNOWN (a
+    symbol named after it)."""
+    default = fn.defaults.get(name, UNKNOWN)
+    return default if isinstance(default, bool) else UNKNOWN

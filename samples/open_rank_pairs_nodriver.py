@@ -1,7 +1,9 @@
 """Pairwise differences as point-cloud attention writes them, with no example call: the
 points' rank is not decided (a Linear takes any), but `pos[:, :, None, :]` needs rank 3 or
 more and keeps the last dim last at every such rank, and so does the difference of two
-such pairs: `Tensor[..., C]`, then `Tensor[..., dim]` after the MLP."""
+such pairs: `Tensor[..., pos_C]`, then `Tensor[..., dim]` after the MLP. The features x
+are read by position the same way after a Linear gave their last dim: a batch of
+sequences by convention (`[x_B, x_T, dim]`), so their pairs are `[x_B, x_T, x_T, dim]`."""
 # exactness: open
 import torch
 from torch import nn
@@ -16,11 +18,11 @@ class PointLayer(nn.Module):
     def forward(self, x, pos):
         q, k = self.to_qk(x).chunk(2, dim=-1)
         rel_pos = pos[:, :, None, :] - pos[:, None, :, :]
-        #^ Tensor[..., C]
+        #^ Tensor[..., pos_C]
         rel_pos_emb = self.pos_mlp(rel_pos)
         #^ Tensor[..., dim]
         qk_rel = q[:, :, None, :] - k[:, None, :, :]
-        #^ Tensor[..., dim]
+        #^ Tensor[x_B, x_T, x_T, dim]
         return qk_rel + rel_pos_emb
 
 
