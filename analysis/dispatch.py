@@ -520,9 +520,7 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
         # ranks of the tensor are tried.
         s_args = [UNKNOWN if any(x is c for c in counts) else x for x in s_args]
         s_kwargs = {k: UNKNOWN if any(x is c for c in counts) else x for k, x in s_kwargs.items()}
-    for v in list(s_args) + list(s_kwargs.values()):
-        if not generic.is_probe(v):
-            continue
+    for v in _probes_among(s_args, s_kwargs):
         if ctor_tensors is not None and all(v is not t for t in ctor_tensors):
             continue  # a layer's size (`nn.Linear(dim, dim)`): an int, no sign of a tensor
         attrs = dict(module.attrs, training=module.training) if module is not None else None
@@ -554,6 +552,18 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
         if same is None:
             same = v if preserving else generic.derived_from(v, kept)
     return same
+
+
+def _probes_among(s_args, s_kwargs) -> list:
+    """The probes an op is given, at the top or in a tuple or list (`torch.cat((x, y))`); of
+    several from one input with one rank offset, the first (they take one trial together:
+    generic.same_rank_probe)."""
+    out: list = []
+    for v in list(s_args) + list(s_kwargs.values()):
+        for x in (v if type(v) in (tuple, list) else (v,)):
+            if generic.is_probe(x) and not any(generic.same_rank_probe(x, o) for o in out):
+                out.append(x)
+    return out
 
 
 # Op parameters that take ints (counts, dims, sizes): a value passed there is no tensor.

@@ -419,8 +419,8 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
     for rank in range(0, MAX_RANK + 1):
         names = [f"_rank{rank}_{i}" for i in range(rank)]
         trial = TensorValue(tuple(S.sym(n) for n in names))
-        t_args = [trial if a is probe else a for a in args]
-        t_kwargs = {k: trial if v is probe else v for k, v in kwargs.items()}
+        t_args = [_with_trial(a, probe, trial) for a in args]
+        t_kwargs = {k: _with_trial(v, probe, trial) for k, v in kwargs.items()}
         required: list = []
         ctx = OpContext(op_name=spec.name, checker=lambda c: _undecided(c, required))
         try:
@@ -507,9 +507,26 @@ class _NoKey(Exception):
     pass
 
 
+def same_rank_probe(v, probe) -> bool:
+    """Is `v` the probe, or a value computed from the same input with the same rank offset
+    (`x` and `x.mean(dim=1, keepdim=True)`): a trial of one rank stands for both."""
+    return v is probe or (isinstance(v, RankProbe) and v.probe == probe.probe and v.offset == probe.offset
+                          and not v.weak and not probe.weak)
+
+
+def _with_trial(v, probe, trial):
+    """`v` with the probe (and values of its rank from the same input, also in a tuple or
+    list: `torch.cat((x.mean(-1), x.mean(-2)), dim=-1)`) replaced by the trial."""
+    if same_rank_probe(v, probe):
+        return trial
+    if type(v) in (tuple, list) and any(same_rank_probe(x, probe) for x in v):
+        return type(v)(trial if same_rank_probe(x, probe) else x for x in v)
+    return v
+
+
 def _trial_key(v, probe):
     """What an op spec can read of a value, as a hashable key (_NoKey: not a plain value)."""
-    if v is probe:
+    if same_rank_probe(v, probe):
         return ("<probe>",)
     if isinstance(v, RankProbe):
         return ("tensor", None, v.dtype)  # another probe: a tensor of unknown rank to the spec
@@ -517,8 +534,8 @@ def _trial_key(v, probe):
         return ("tensor", type(v), v.shape, v.dtype, v.values, v.strides)
     if v is None or v is UNKNOWN or isinstance(v, (bool, int, float, str, S.Expr)):
         return (type(v), v)
-    if type(v) is tuple:
-        return ("tuple",) + tuple(_trial_key(x, probe) for x in v)
+    if type(v) in (tuple, list):
+        return (type(v).__name__,) + tuple(_trial_key(x, probe) for x in v)
     raise _NoKey
 
 

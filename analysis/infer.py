@@ -27,7 +27,7 @@ from .shapes import UNKNOWN
 from .block_params import block_choices
 from .name_uses import name_uses, number_parameters
 from .generic import (DefaultBool, DefaultNone, RankProbe, broadcast_renaming, context_notes, conventional_lead_count,
-                      decide_input, gather_uses,
+                      decide_input, gather_uses, SEQUENCE_LEADS,
                       lead_count, ranked_from_tail)
 
 
@@ -534,14 +534,28 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                     ranked = True
             if guessed:
                 after = self._deciding_run(fn, args, kwargs, inputs, generic)
-                if after is None or _errors(after) > _errors(entry) or \
-                        _leads_pinned(after, inputs, guessed, made | set(made_up)):
+                if after is None or _leads_pinned(after, inputs, guessed, made | set(made_up)) or \
+                        not self._errors_not_from_rank(fn, args, kwargs, inputs, generic, guessed, entry, after):
                     inputs.update(guessed)  # the convention breaks the body: keep them open
                     ranked = any(inputs[n].shape is not None for n in open_)
                 elif conventional is not None:
                     conventional.update(guessed)
             if not ranked:
                 break
+
+    def _errors_not_from_rank(self, fn, args, kwargs, inputs, generic, guessed, before, after) -> bool:
+        """Does every error the sequence convention brought (`after`, not in the run with the
+        inputs open) come at other numbers of leading dims too? Then it is no artefact of
+        the guessed rank (`nn.Linear(dim + 1, dim)` after the attention fails at any rank)."""
+        new = _error_keys(after) - _error_keys(before)
+        if not new:
+            return True
+        for count in (SEQUENCE_LEADS - 1, SEQUENCE_LEADS + 1):
+            other = {**inputs, **{n: ranked_from_tail(n, t.tail, count) for n, t in guessed.items()}}
+            run = self._deciding_run(fn, args, kwargs, other, generic)
+            if run is None or not new <= _error_keys(run):
+                return False
+        return True
 
     def _deciding_run(self, fn, args, kwargs, inputs, generic):
         """One run of the body with these inputs, for deciding them (its entries are no
@@ -595,9 +609,9 @@ def _leads_pinned(entry, inputs, guessed, made_up) -> bool:
     return any(k in leads and not (S.free_symbols(v) <= set(made_up)) for k, v in same.items())
 
 
-def _errors(entry) -> int:
-    """How many error diagnostics a run and the calls it made left."""
-    return sum(1 for e in reachable([entry]) for d in e.diags.values() if d.severity == "error")
+def _error_keys(entry) -> set:
+    """Where a run and the calls it made failed: (unit, node, code) of each error."""
+    return {(d.unit, d.nid, d.code) for e in reachable([entry]) for d in e.diags.values() if d.severity == "error"}
 
 
 def _may_test_none(f) -> bool:

@@ -26,7 +26,7 @@ class MultiHeadEMA(nn.Module):
 
     def forward(self, x):
         x = einsum('... d, h d -> ... h d', self.proj(x), self.expansion)
-        #^ Tensor[..., ?, dim]
+        #^ Tensor[B, T, ?, dim]
         if self.bidirectional:
             x, x_reversed = x.chunk(2, dim=-2)
             x = torch.cat((x, torch.flip(x_reversed, dims=(1,))), dim=-2)
