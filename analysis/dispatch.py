@@ -87,7 +87,8 @@ DATA_OPS = frozenset({"torch.tensor", "torch.as_tensor"})
 
 
 def _number_like(v) -> bool:
-    return (is_int_like(v) or isinstance(v, float)) and not isinstance(v, bool)
+    """An int or a float, its value known or not (`start * ratio ** i`: SOME_FLOAT)."""
+    return (is_int_like(v) or isinstance(v, float) or is_some_float(v)) and not isinstance(v, bool)
 
 
 def from_spec(r):

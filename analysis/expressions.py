@@ -12,7 +12,7 @@ from .shapes import UNKNOWN
 from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance,
                      ListVal, MaybeNone, ModuleNS, NNModule, PartialVal, Ref, SliceVal, SOME_INT, TensorOrNumber,
                      is_int_like, is_tensor, value_key)
-from . import configs, limits, pybuiltins, pysets, tails, tensor_options, values
+from . import configs, generators, limits, pybuiltins, pysets, tails, tensor_options, values
 from .tensor_options import TensorOptions
 from .memo import arguments_key
 from . import autograd_function, datasources, enums, flags, generic, intervals, solver
@@ -275,6 +275,8 @@ class ExpressionsMixin:
 
     # -- calls ---------------------------------------------------------------------------
     def eval_call(self, frame, node, env):
+        if generators.is_yield(node):
+            return generators.record_yield(self, frame, node, env)
         func = self.eval(frame, node.func, env, record=False)
         args, kwargs = [], {}
         neutral_rest = False  # a generic `**kwargs` spread into a torch op (spread_is_neutral)
@@ -839,6 +841,8 @@ class ExpressionsMixin:
     def record(self, frame, nid, value, target=False):
         if isinstance(value, MaybeNone):
             value = value.value  # where the line holds a tensor, it has this shape
+        if isinstance(value, pybuiltins.IteratorVal):
+            return  # an iterator (a generator's): no tensor, nor a tuple of them
         if isinstance(value, TensorValue) or (isinstance(value, ListVal) and value.items and
                                                any(isinstance(x, TensorValue) for x in value.items)):
             # A list is shown as it was here, not as later appends left it.

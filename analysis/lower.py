@@ -13,6 +13,9 @@ import itertools
 from . import ir
 from .syntax import node_end
 
+# The name a `yield` is lowered to a call of (no Python name can be spelled so).
+YIELD = "<yield>"
+
 _ASSIGN_OPS = {"=", "+=", "-=", "*=", "/=", "//=", "%=", "**=", "@=", "&=", "|=", "^=", ">>=", "<<="}
 _BINOPS = {"+", "-", "*", "/", "//", "%", "**", "@", "<<", ">>", "&", "|", "^"}
 
@@ -622,9 +625,22 @@ class _UnitBuilder:
             return ir.Starred(self._id(node), self.expr(node.children[1]))
         if t == "namedexpr_test":
             return self.expr(node.children[2])
+        if t == "yield_expr":
+            return self.yield_expr(node)
         if t == "lambdef":
             return self.lambdef(node)
         return ir.Opaque(self._id(node), t)
+
+    def yield_expr(self, node):
+        """`yield x` / `yield from xs`: a call of the marker YIELD (a def holding one is a
+        generator: memo.call_user collects what it yields)."""
+        c = node.children
+        arg = c[1] if len(c) > 1 else None
+        star = 0
+        if arg is not None and arg.type == "yield_arg":  # `yield from xs`
+            arg, star = arg.children[1], 1
+        args = (ir.Arg(self.expr(arg), None, star),) if arg is not None else ()
+        return ir.Call(self._id(node), ir.Name(self._id(c[0]), YIELD), args)
 
     def fstring_parts(self, node) -> list:
         parts = []
@@ -655,7 +671,7 @@ class _UnitBuilder:
                     return self.comprehension(node, "gen", inner)
                 return ir.TupleE(self._id(node), tuple(self.expr(x) for x in inner.children[::2]))
             if inner.type == "yield_expr":
-                return ir.Opaque(self._id(node), "yield")
+                return self.yield_expr(inner)
             return self.expr(inner)
         if first == "[":
             if len(c) == 2:

@@ -10,7 +10,7 @@ from . import shapes as S
 from .shapes import UNKNOWN
 from .values import SOME_INT, ClassVal, DictVal, FunctionVal, Instance, ListVal, Ref, alike, is_tensor, value_key
 from .ops.spec import SomeTensors, TensorValue
-from . import configs, pybuiltins
+from . import configs, generators, pybuiltins
 from .annotations import tensor_from_annotation
 from .generic import GENERIC_REST, context_notes, generic_hyperparameter
 from .name_uses import name_uses, sequence_parameter
@@ -272,13 +272,19 @@ class MemoMixin:
             env = dict(bound)
             self.stack.append(frame)
             self._collect.append(entry.children)
+            if generators.is_generator(fn.path, unit):
+                frame.yields = []
+                frame.pure = False  # each call makes its own iterator: never one memoized result
             try:
                 self._annotate_params(frame, fn, env)
                 self.exec_block(frame, unit.body, env)
             finally:
                 self.stack.pop()
                 self._collect.pop()
-            result = self._join_all(frame.returns) if frame.returns else None
+            if frame.yields is not None:
+                result = generators.result(self, frame)
+            else:
+                result = self._join_all(frame.returns) if frame.returns else None
             entry.result = result
             entry.may_raise = frame.may_raise
             entry.preconditions = _preconditions(frame.assumptions, bound)

@@ -604,6 +604,9 @@ def _next(engine, args, kwargs, site):
     if not 1 <= len(args) <= 2 or kwargs:
         return UNKNOWN
     it = args[0]
+    if isinstance(it, IteratorVal) and getattr(it, "unknown", False):
+        element = getattr(it, "element", None)  # a generator that yields in a loop of unknown count
+        return element if element is not None else UNKNOWN
     if isinstance(it, IteratorVal):
         if it.items:
             engine._mutated(it)

@@ -335,9 +335,11 @@ class StatementsMixin:
         """Run a loop body of unknown trip count until the environment is stable."""
         writes: dict = {}  # id -> (object, its length before the loop's first write)
         self._loop_writes.append(writes)
+        frame.unknown_loops += 1
         try:
             return self._fixpoint_iterations(frame, s, env, bind)
         finally:
+            frame.unknown_loops -= 1
             self._loop_writes.pop()
             # A list appended to a number of times we do not know has unknown contents;
             # what the loop appended is kept as its element (`for _ in range(depth):
