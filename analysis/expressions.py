@@ -362,12 +362,12 @@ class ExpressionsMixin:
             # a flag is set): a failure of one is not reported, like a way of an `if` not decided.
             frame = site[0] if site else None
             if frame is not None:
-                frame.blind += 1
+                frame.quiet += 1
             try:
                 return self._join_all([self.call_value(o, args, kwargs, site) for o in func.options])
             finally:
                 if frame is not None:
-                    frame.blind -= 1
+                    frame.quiet -= 1
         if isinstance(func, (Ref, BoundRef, NNModule)) and (tensor_options.has_options(args) or tensor_options.has_options(
                 kwargs.values()) or isinstance(getattr(func, "self_value", None), TensorOptions)):
             joined = self._call_per_option(func, args, kwargs, site)
@@ -871,8 +871,8 @@ class ExpressionsMixin:
             return
         frame, node = site
         frame.may_raise = True
-        if frame.blind:
-            return  # inside a branch that may never run (statements._branch)
+        if frame.blind or frame.quiet:
+            return  # inside a branch that may never run (statements._branch), or one of a few modules
         rec = DiagRecord((frame.path, frame.unit.key), node.nid, severity, code, message, related, repair)
         frame.entry.diags[rec.key()] = rec
 

@@ -135,6 +135,7 @@ class Frame:
         self.assumptions: list = []  # (Cond, (unit, nid))
         self.hard_syms: set = set()
         self.blind = 0  # > 0 inside a branch whose test has an unknown value
+        self.quiet = 0  # > 0 while calling one of a few modules (OneOf): no diagnostics here
         self.yields = None  # a generator's run: what it yielded (memo.call_user, generators.py)
         self.unknown_loops = 0  # > 0 inside a loop of unknown trip count (statements._fixpoint)
         self.pure = True
