@@ -757,8 +757,8 @@ def _next_fast_len(primes):
             ps = primes
         if not (isinstance(target, int) and not isinstance(target, (bool, S.Expr))):
             return SOME_INT if _int_like(target) else UNKNOWN
-        if target > 1 << 30:
-            return SOME_INT
+        if target > 1 << 20:
+            return SOME_INT  # (the search below is linear: a hostile size must not stall it)
         n = max(target, 1)
         while True:
             m = n

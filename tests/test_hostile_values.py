@@ -87,6 +87,9 @@ CASES = [
     Case("f-string width", "s = f'{1:09000000000}'\n"),
     Case("str.replace doubling", 's = "ab"\nfor _ in range(40):\n    s = s.replace("a", "aa")\n'),
     Case("round to -10**8 digits", "n = round(5, -10**8)\n"),
+    # (past 2**20 the size is not searched: near 9e8 the search took about a second a call)
+    Case("FFT length of a huge size", "from scipy.fftpack import next_fast_len\nn = next_fast_len(10**30 + 1)\n"
+         "m = next_fast_len(900_000_001)\n"),
     Case("nested comprehension", "c = [0 for i in range(512) for j in range(512) for k in range(512)]\n"),
     Case("symbolic dim squared", _symbolic("m = m * m")),
     # A dim nested forty times prints in exponential time: past the cap it is Unknown, and
