@@ -62,7 +62,15 @@ async def test_routed_keywords_and_a_loop_built_stem_over_lsp(real: LanguageClie
              "q: Tensor[B, config.n_head, T, config.n_embd//config.n_head]"),
             ("rank_helper_linear_nodriver.py", "h = torch.relu", "h: Tensor[..., units]"),
             ("table_lookup_nodriver.py", "low = self.embedding", "low: Tensor[..., 128]"),
-            ("optional_memories_nodriver.py", "mem = default(mem", "mem: Tensor[?, ?, ?]")):
+            ("optional_memories_nodriver.py", "mem = default(mem", "mem: Tensor[?, ?, ?]"),
+            # stop 32: the sequence convention for an input read by position, a two-way module
+            # whose other way would fail (no squiggle), the means of an input joined by cat, a
+            # list of floats of unknown count
+            ("sequence_convention_nodriver.py", "scores = q @ k.transpose",
+             "scores: Tensor[x_B, num_heads, x_T, x_T]"),
+            ("optional_norm_nodriver.py", "x = einsum(", "x: Tensor[B, T, ?, dim]"),
+            ("pooled_axes_nodriver.py", "pooled = torch.cat", "pooled: Tensor[N, C, H + W]"),
+            ("float_lists_nodriver.py", "slopes = torch.Tensor", "slopes: Tensor[?]")):
         path = real.root / name
         text = (SAMPLES / name).read_text()
         path.write_text(text)
