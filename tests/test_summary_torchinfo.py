@@ -184,7 +184,9 @@ def _runnable(path: Path, tmp_path: Path):
 _METHOD_CALLS = ("layers called from a module's methods other than forward (a state container's "
                  "read and write): torchinfo lists the container where it is declared, with no output, "
                  "and the layers under it; the summary lists those layers where the methods run")
-KNOWN_SAMPLES: dict = {"state_router.py": _METHOD_CALLS}
+KNOWN_SAMPLES: dict = {"state_router.py": _METHOD_CALLS,
+                       "masked_norm.py": "a size that depends on the mask's values (masked_select) is `?` in "
+                                         "the summary; torchinfo shows the value of its one run"}
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(reason=KNOWN_SAMPLES[p.name], strict=True))

@@ -378,6 +378,33 @@ def masked_fill_(ctx, input, mask, value):
     return inplace_result(ctx, input, r.shape, input.dtype)
 
 
+def _masked_scatter(ctx, input, mask, source):
+    """Where the mask is set, the next items of `source` in order: the result has the shape
+    of input and mask broadcast. How many items are taken depends on the mask's values, so
+    source's size is not checked (a source of unknown shape is fine: `x.masked_select(m)`
+    normed and put back)."""
+    if not is_tensor(input) or not is_tensor(mask):
+        raise Unknowable("not a tensor")
+    if mask.dtype is not None and mask.dtype != "bool":
+        ctx.fail(DTYPE_MISMATCH, "masked_scatter_ only supports boolean masks, but got mask with dtype "
+                                 f"{dtype_name(mask.dtype)}")
+    if is_tensor(source) and None not in (input.dtype, source.dtype) and input.dtype != source.dtype:
+        ctx.fail(DTYPE_MISMATCH, "masked_scatter: expected self and source to have same dtypes but got"
+                                 f"{dtype_name(input.dtype)} and {dtype_name(source.dtype)}")
+    return TensorValue(broadcast_shapes(ctx, input.shape, mask.shape), input.dtype)
+
+
+@op("torch.masked_scatter", "Tensor.masked_scatter")
+def masked_scatter(ctx, input, mask, source):
+    return _masked_scatter(ctx, input, mask, source)
+
+
+@op("Tensor.masked_scatter_")
+def masked_scatter_(ctx, input, mask, source):
+    r = _masked_scatter(ctx, input, mask, source)
+    return inplace_result(ctx, input, r.shape, input.dtype)
+
+
 @op("Tensor.fill_", "torch.fill_", "torch.fill")
 def fill_(ctx, input, value):
     if not is_tensor(input):

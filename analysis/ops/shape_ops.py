@@ -63,6 +63,12 @@ def numel(shape):
 def infer_size(ctx, target, n):
     """ATen's infer_size: the target shape with its -1 resolved, given n elements."""
     target = tuple(target)
+    if any(d is UNKNOWN for d in target) and all(d is UNKNOWN or is_dim(d) for d in target) and \
+            sum(1 for d in target if isinstance(d, int) and d == -1) <= 1 and \
+            not any(isinstance(d, int) and d < -1 for d in target):
+        # A size not known (`x.reshape(*shape)` with `shape` read from a tensor of unknown
+        # dims): the rank is the target's; the elements are not checked.
+        return tuple(UNKNOWN if isinstance(d, int) and d == -1 else d for d in target)
     for d in target:
         if not is_dim(d):
             raise Unknowable(f"not a size: {d!r}")

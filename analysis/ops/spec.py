@@ -369,9 +369,9 @@ def _has_non_int_dim(out) -> bool:
 def sizes_arg(size) -> tuple:
     """Accept `f(2, 3)`, `f((2, 3))` and `f([2, 3])` (or torch.Size) as a size."""
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = size[0]
-    if len(size) == 1 and size[0] is UNKNOWN:
-        raise Unknowable("unknown size")
+        size = size[0]  # (a sequence holding one unknown dim is a size of rank 1)
+    elif len(size) == 1 and size[0] is UNKNOWN:
+        raise Unknowable("unknown size")  # (one unknown argument: a whole size, or one dim)
     if any(isinstance(d, TensorValue) for d in size):
         # (torch takes a 0-dim integer tensor here; model code passes ints, and a generic
         # run must not read `torch.zeros(b, n)` as a sign that b and n are tensors)
