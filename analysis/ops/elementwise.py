@@ -355,16 +355,34 @@ def clamp_min_(ctx, input, other):
     return inplace_result(ctx, input, r.shape, r.dtype)
 
 
-def _masked_fill(ctx, input, mask, value):
+def _masked(ctx, input, mask, op_name, dtype_text):
+    """What masked_fill and masked_scatter share: two tensors, a boolean mask, and the shape
+    of input and mask broadcast (`dtype_text`: how torch spells the mask's dtype there)."""
     if not is_tensor(input) or not is_tensor(mask):
         raise Unknowable("not a tensor")
     if mask.dtype is not None and mask.dtype != "bool":
-        ctx.fail(DTYPE_MISMATCH, "masked_fill_ only supports boolean masks, but got mask with dtype "
-                                 f"{mask.dtype}")
+        ctx.fail(DTYPE_MISMATCH, f"{op_name}_ only supports boolean masks, but got mask with dtype "
+                                 f"{dtype_text(mask.dtype)}")
+    return broadcast_shapes(ctx, input.shape, mask.shape)
+
+
+def _masked_fill(ctx, input, mask, value):
+    shape = _masked(ctx, input, mask, "masked_fill", str)
     if is_tensor(value) and value.shape is not None and len(value.shape) != 0:
         ctx.fail(SHAPE_MISMATCH, "masked_fill_ only supports a 0-dimensional value tensor, but got "
                                  f"tensor with {len(value.shape)} dimension(s).")
-    return TensorValue(broadcast_shapes(ctx, input.shape, mask.shape), input.dtype)
+    return TensorValue(shape, input.dtype)
+
+
+def _masked_scatter(ctx, input, mask, source):
+    """Where the mask is set, the next items of `source` in order. How many items are taken
+    depends on the mask's values, so source's size is not checked (a source of unknown shape
+    is fine: `x.masked_select(m)` normed and put back)."""
+    shape = _masked(ctx, input, mask, "masked_scatter", dtype_name)
+    if is_tensor(source) and None not in (input.dtype, source.dtype) and input.dtype != source.dtype:
+        ctx.fail(DTYPE_MISMATCH, "masked_scatter: expected self and source to have same dtypes but got"
+                                 f"{dtype_name(input.dtype)} and {dtype_name(source.dtype)}")
+    return TensorValue(shape, input.dtype)
 
 
 @op("torch.masked_fill", "Tensor.masked_fill")
@@ -374,24 +392,7 @@ def masked_fill(ctx, input, mask, value):
 
 @op("Tensor.masked_fill_")
 def masked_fill_(ctx, input, mask, value):
-    r = _masked_fill(ctx, input, mask, value)
-    return inplace_result(ctx, input, r.shape, input.dtype)
-
-
-def _masked_scatter(ctx, input, mask, source):
-    """Where the mask is set, the next items of `source` in order: the result has the shape
-    of input and mask broadcast. How many items are taken depends on the mask's values, so
-    source's size is not checked (a source of unknown shape is fine: `x.masked_select(m)`
-    normed and put back)."""
-    if not is_tensor(input) or not is_tensor(mask):
-        raise Unknowable("not a tensor")
-    if mask.dtype is not None and mask.dtype != "bool":
-        ctx.fail(DTYPE_MISMATCH, "masked_scatter_ only supports boolean masks, but got mask with dtype "
-                                 f"{dtype_name(mask.dtype)}")
-    if is_tensor(source) and None not in (input.dtype, source.dtype) and input.dtype != source.dtype:
-        ctx.fail(DTYPE_MISMATCH, "masked_scatter: expected self and source to have same dtypes but got"
-                                 f"{dtype_name(input.dtype)} and {dtype_name(source.dtype)}")
-    return TensorValue(broadcast_shapes(ctx, input.shape, mask.shape), input.dtype)
+    return inplace_result(ctx, input, _masked_fill(ctx, input, mask, value).shape, input.dtype)
 
 
 @op("torch.masked_scatter", "Tensor.masked_scatter")
@@ -401,8 +402,7 @@ def masked_scatter(ctx, input, mask, source):
 
 @op("Tensor.masked_scatter_")
 def masked_scatter_(ctx, input, mask, source):
-    r = _masked_scatter(ctx, input, mask, source)
-    return inplace_result(ctx, input, r.shape, input.dtype)
+    return inplace_result(ctx, input, _masked_scatter(ctx, input, mask, source).shape, input.dtype)
 
 
 @op("Tensor.fill_", "torch.fill_", "torch.fill")
