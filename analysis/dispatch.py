@@ -1093,9 +1093,6 @@ def _index_spec(index):
     return index
 
 
-_MISSING = object()
-
-
 def subscript_value(engine, obj, index, site):
     if isinstance(obj, tails.TailedShape):
         return obj.item(index)
@@ -1127,11 +1124,10 @@ def subscript_value(engine, obj, index, site):
             # `params[model_name]` with the name not known: one of its values (or KeyError)
             return engine._join_all(list(obj.items.values()))
         try:
-            found = obj.items.get(index, _MISSING)
+            if index in obj.items:
+                return obj.items[index]
         except TypeError:
             return UNKNOWN
-        if found is not _MISSING:
-            return found
         factory = getattr(obj, "default_factory", None)
         if factory is None or getattr(obj, "unknown", False) or _key_not_known(index):
             return UNKNOWN

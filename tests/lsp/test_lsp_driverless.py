@@ -15,6 +15,16 @@ pytestmark = pytest.mark.asyncio
 SAMPLES = pathlib.Path(__file__).parent.parent.parent / "samples"
 
 
+def _open_sample(client, name: str) -> tuple:
+    """Copy a sample into the client's workspace and open it: (uri, text)."""
+    path = client.root / name
+    text = (SAMPLES / name).read_text()
+    path.write_text(text)
+    uri = path.as_uri()
+    open_doc(client, uri, text)
+    return uri, text
+
+
 async def _hover(client, uri, pos):
     return await asyncio.wait_for(client.text_document_hover_async(
         types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos)), TIMEOUT)
@@ -22,11 +32,7 @@ async def _hover(client, uri, pos):
 
 async def test_symbolic_hover_and_contract_without_a_driver(real: LanguageClient):
     enc = encoding(real)
-    path = real.root / "resnet_nodriver.py"
-    text = (SAMPLES / "resnet_nodriver.py").read_text()
-    path.write_text(text)
-    uri = path.as_uri()
-    open_doc(real, uri, text)
+    uri, text = _open_sample(real, "resnet_nodriver.py")
     out_line = find_position(text, "out = self.conv1(x)", enc)
     h = await hover_until(real, uri, out_line, "out: Tensor[N, planes, (H - 1)//stride + 1, (W - 1)//stride + 1]")
     assert hover_first_line(h) == "out: Tensor[N, planes, (H - 1)//stride + 1, (W - 1)//stride + 1]"
@@ -71,11 +77,7 @@ async def test_routed_keywords_and_a_loop_built_stem_over_lsp(real: LanguageClie
             ("optional_norm_nodriver.py", "x = einsum(", "x: Tensor[B, T, ?, dim]"),
             ("pooled_axes_nodriver.py", "pooled = torch.cat", "pooled: Tensor[N, C, H + W]"),
             ("float_lists_nodriver.py", "slopes = torch.Tensor", "slopes: Tensor[?]")):
-        path = real.root / name
-        text = (SAMPLES / name).read_text()
-        path.write_text(text)
-        uri = path.as_uri()
-        open_doc(real, uri, text)
+        uri, text = _open_sample(real, name)
         h = await hover_until(real, uri, find_position(text, needle, enc), expected)
         assert hover_first_line(h) == expected
         await asyncio.sleep(0.5)
@@ -91,11 +93,7 @@ async def test_a_model_failing_with_its_defaults_gets_a_warning_over_lsp(real: L
              "built with its defaults (dim_head=64, heads=8)"),
             ("loop_first_block_nodriver.py", "return self.blocks(y)", types.DiagnosticSeverity.Error,
              "to have width + 1 channels")):
-        path = real.root / name
-        text = (SAMPLES / name).read_text()
-        path.write_text(text)
-        uri = path.as_uri()
-        open_doc(real, uri, text)
+        uri, text = _open_sample(real, name)
         want = text[:text.index(line)].count("\n")
         found = await diagnostics(real, uri, 1)
         assert [(d.range.start.line, d.severity) for d in found] == [(want, severity)], found
