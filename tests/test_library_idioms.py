@@ -117,3 +117,22 @@ def test_from_a_namespace_package_import_a_submodule(tmp_path):
     result = host.analyze(str(main))
     assert {f.text: f.shape for f in result.facts if f.is_target}["y"] == "Tensor[2, 3]"
     assert not result.diagnostics
+
+
+def test_next_fast_len_agrees_with_scipy():
+    # The model of scipy's FFT sizes (pybuiltins._next_fast_len), against scipy itself: both
+    # spellings, the `real=` switch, and sizes up to the 2**20 past which it is not searched.
+    import pytest
+    scipy_fft = pytest.importorskip("scipy.fft")
+    fftpack = pytest.importorskip("scipy.fftpack")
+    from shapesense.analysis import pybuiltins
+    from shapesense.analysis.values import SOME_INT
+
+    call = pybuiltins.call_builtin
+    targets = list(range(1, 400)) + [997, 1021, 4099, 65537, 900_001, 1 << 20]
+    for n in targets:
+        assert call(None, "scipy.fftpack.next_fast_len", [n], {}, None) == fftpack.next_fast_len(n), n
+        assert call(None, "scipy.fft.next_fast_len", [n], {}, None) == scipy_fft.next_fast_len(n), n
+        assert call(None, "scipy.fft.next_fast_len", [n], {"real": True}, None) == \
+            scipy_fft.next_fast_len(n, real=True), n
+    assert call(None, "scipy.fft.next_fast_len", [(1 << 20) + 1], {}, None) is SOME_INT
