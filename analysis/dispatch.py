@@ -135,6 +135,7 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
         return verdict, cex, core
 
     ctx = OpContext(op_name=spec.name, checker=checker)
+    args = _none_raises(spec, args, forward)
     # Only the joining ops read a list of tensors of unknown length (SomeTensors).
     joins = True if spec.name in SOME_TENSORS_OPS else "data" if spec.name in DATA_OPS else False
     zero = 0 if getattr(spec, "constructor", False) else UNKNOWN  # (to_spec)
@@ -193,6 +194,24 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
         # Conditions the solver could not refute but did not warn about are assumed too:
         # later uses that contradict them are must-fail errors.
     return from_spec(out)
+
+
+def _none_raises(spec, args, forward) -> list:
+    """The arguments with a tensor that may be None (values.MaybeNone) as that tensor where
+    None raises: the input of a layer, the tensor whose method it is, an operand of
+    arithmetic. (`global_tokens`, None unless a flag is set, is fed to a layer only when it
+    is set; the way with None would have raised.)"""
+    if forward or spec.name.startswith("Tensor."):
+        where = 1
+    elif generic.is_elementwise(spec.name) and spec.name.rsplit(".", 1)[-1].strip("_") in generic._ARITHMETIC:
+        where = 2
+    else:
+        return args
+    out = list(args)
+    for i in range(min(where, len(out))):
+        if isinstance(out[i], MaybeNone) and isinstance(out[i].value, TensorValue):
+            out[i] = out[i].value
+    return out
 
 
 def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, forward, checker, tailed):
@@ -540,8 +559,12 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
             continue
         # An elementwise op with another tensor (`x / keep_prob`, `pos + x`) tells the rank
         # when the value is a tensor, but a number would do the same: weak evidence.
-        weak = generic.is_elementwise(spec.name) and not _tensor_index(spec, s_args, v)
+        weak = generic.is_elementwise(spec.name) and not _tensor_index(spec, s_args, v) \
+            and not _with_own_kin_only(s_args, s_kwargs, v)
         generic.record(frame, v, "weak-ranks" if weak else "ranks", (ranks, pins))
+        shaped = generic.broadcast_partner_rank(spec.name, s_args, s_kwargs, v)
+        if shaped is not None:
+            generic.record(frame, v, "partner-rank", shaped)
         if weak and not v.weak:
             v = dataclasses.replace(v, weak=True)  # what follows is the probe only if it is a tensor
         if generic._has_unbatched_form(spec.name):
@@ -553,6 +576,15 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
         if same is None:
             same = v if preserving else generic.derived_from(v, kept)
     return same
+
+
+def _with_own_kin_only(s_args, s_kwargs, v) -> bool:
+    """Is every tensor the op combines `v` with computed from the same input at its rank
+    (`x - x.mean(dim=1, keepdim=True)`)? Then `v` is no number that an elementwise op would
+    take alike: the op computed the other from it as a tensor."""
+    others = [x for x in list(s_args) + list(s_kwargs.values()) if x is not v and generic.is_probe(x)]
+    return bool(others) and all(x.probe == v.probe and x.offset == v.offset and not x.weak for x in others) and \
+        not any(isinstance(x, TensorValue) and not generic.is_probe(x) for x in list(s_args) + list(s_kwargs.values()))
 
 
 def _probes_among(s_args, s_kwargs) -> list:

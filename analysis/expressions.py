@@ -588,6 +588,10 @@ class ExpressionsMixin:
 
     def unaryop(self, frame, op, a, node):
         if op == "not":
+            if isinstance(a, generic.DefaultBool):
+                # `bias = not no_bias`: a flag whose default is the other value (no name: the
+                # worlds that fix a flag by its name must not give it the same value)
+                return generic.DefaultBool(not a.default)
             t = self.truth(frame, a)
             return (not t) if isinstance(t, bool) else (S.not_(a) if isinstance(a, S.Cond) else UNKNOWN)
         return unary_op(self, op, a, (frame, node))

@@ -67,7 +67,15 @@ def split(engine, frame, test, env, statement=False) -> Split | None:
     `if` statement (not of `a if t else b`)."""
     atoms: list = []
     in_init = statement and frame.unit.key.endswith(".__init__")
-    _collect(engine, frame, test, env, atoms, set(), none_in_calls=number_parameters(frame.unit) if in_init else ())
+    if in_init:
+        none_in_calls = number_parameters(frame.unit)
+    elif not statement and frame.unit.key.endswith(".__init__"):
+        # `Lambda(partial(softclamp, value=v)) if exists(v) else None` in a constructor: the
+        # way where the test holds sees `v` given (its symbol), the other None; the two join.
+        none_in_calls = _ALL_NAMES
+    else:
+        none_in_calls = ()
+    _collect(engine, frame, test, env, atoms, set(), none_in_calls=none_in_calls)
     if not atoms or len(atoms) > MAX_ATOMS:
         return None
     _note_split_flags(engine, atoms, in_init)
@@ -79,6 +87,14 @@ def split(engine, frame, test, env, statement=False) -> Split | None:
             return None
         truths[combination] = t
     return Split(atoms, truths)
+
+
+class _AllNames:
+    def __contains__(self, name) -> bool:
+        return True
+
+
+_ALL_NAMES = _AllNames()
 
 
 def none_test(test, env):

@@ -43,6 +43,29 @@ def is_elementwise(name: str) -> bool:
     if name.startswith("Tensor.__"):
         return True
     return name.startswith(("torch.", "Tensor.")) and name.rsplit(".", 1)[-1].strip("_") in _ELEMENTWISE
+# Arithmetic where a tensor made for broadcasting over the input tells the input's rank
+# (broadcast_partner_rank).
+_ARITHMETIC = frozenset({"add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "div"})
+
+
+def broadcast_partner_rank(name: str, args, kwargs, probe) -> int | None:
+    """The rank of a tensor the probe is combined with by arithmetic when that tensor is
+    shaped for broadcasting over a batch: rank 2 or more, a literal 1 first (`self.g =
+    nn.Parameter(torch.ones(1, dim, 1, 1))`, `pos_emb` of shape (1, n, dim)). Model code
+    shapes such a tensor like the input it is applied to, so with nothing else pinning the
+    input's rank, that is its rank (decide_input). None otherwise."""
+    short = name.rsplit(".", 1)[-1].strip("_")
+    if short not in _ARITHMETIC or not name.startswith(("Tensor.", "torch.")):
+        return None
+    for other in list(args) + list(kwargs.values()):
+        if other is probe or is_probe(other) or not isinstance(other, TensorValue):
+            continue
+        shape = other.shape
+        if shape is not None and len(shape) >= 2 and type(shape[0]) is int and shape[0] == 1:
+            return len(shape)
+    return None
+
+
 # Layers taking a batch of feature vectors (N, C) or of sequences (N, C, L): with nothing
 # else pinning the rank, model code means the first (a conv1d or a transpose before one
 # pins the second).
@@ -229,6 +252,10 @@ def record(frame, probe: RankProbe, kind: str, data) -> None:
         shift = probe.offset
         if kind == "unpack":
             kind, data = "ranks", (frozenset({len(data) - shift} - _NEGATIVE), {})
+        elif kind == "partner-rank":
+            if data - shift < 0:
+                return
+            data -= shift
         elif kind in ("ranks", "weak-ranks"):
             admitted = data[0]
             if admitted is not None:
@@ -694,6 +721,9 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None,
         return None  # used only where a number would do: no sign it is a tensor
     if not ranks:
         return None  # the uses disagree: say nothing
+    partners = {data for kind, data in uses if kind == "partner-rank"}
+    if len(ranks) != 1 and len(partners) == 1 and partners <= ranks:
+        ranks = set(partners)  # shaped like the tensor made to broadcast over it
     if len(ranks) != 1 and integer and 2 in ranks:
         ranks = {2}  # token ids into an Embedding, no rank pinned: a batch of sequences (B, T)
     if features and ranks == {2, 3}:

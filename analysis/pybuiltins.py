@@ -526,6 +526,7 @@ def _isfunction(engine, args, kwargs, site):
     """inspect.isfunction(v): `default(val, d)` helpers call `d()` when it is a def or a
     lambda (a partial, a class, a bound method or a layer is not a function)."""
     from .dispatch import is_some_float
+    from .ops.spec import REGISTRY
     from .values import (BoundMethod, BoundRef, ClassVal, FunctionVal, Instance, NNModule, PartialVal,
                          TensorValue)
     if len(args) != 1 or kwargs:
@@ -537,6 +538,8 @@ def _isfunction(engine, args, kwargs, site):
                                    BoundRef, ClassVal, PartialVal, Instance, NNModule, Container)) \
             or is_some_float(v):
         return False
+    if isinstance(v, Ref) and v.name in REGISTRY and v.name.rsplit(".", 1)[-1][:1].isupper():
+        return False  # a modelled layer class (nn.GELU)
     return UNKNOWN
 
 

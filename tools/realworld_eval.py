@@ -551,9 +551,9 @@ def corpus_main(argv):
                 fact = facts.get((line, name))
                 kind, ours = classify(fact, shapes) if mode == "driver" else classify_nodriver(fact, shapes)
                 counts[kind] = counts.get(kind, 0) + 1
-                if mode == "driver" and len(shapes) == 1:
+                if len(shapes) == 1:  # the issues' figures are over single-shape lines
                     single["n"] += 1
-                    single["exact"] += kind == "exact"
+                    single["exact"] += kind in ("exact", "consistent")
                 where = f"{fname}:{line + 1}"
                 row = f"{where} `{name}` ours `{ours}` torch `{_shape_text(shapes)}`  — `{src[line].strip()[:100]}`"
                 if kind == "wrong":
@@ -645,9 +645,9 @@ def corpus_report(results: dict, manifest: dict, notes: list) -> str:
     for mid, r in results.items():
         by_pkg.setdefault(r["package"], []).append(r)
     head = ("| package | files | tensor lines | exact | partial | unknown | WRONG | exact (single-shape) "
-            "| no-driver consistent | no-driver WRONG | no-driver unknown | diags (drv/no-drv) "
+            "| no-driver consistent | no-driver consistent (single-shape) | no-driver WRONG | no-driver unknown | diags (drv/no-drv) "
             "| mutants flagged (drv) | mutants flagged (no-drv) | no-drv flagged, fails for every size |")
-    rows = [head, "|" + "---|" * 15]
+    rows = [head, "|" + "---|" * 16]
     tot = {}
 
     def add(key, v):
@@ -659,11 +659,13 @@ def corpus_report(results: dict, manifest: dict, notes: list) -> str:
         n, nn = sum(d.values()), sum(nd.values())
         sn = sum(r["driver"]["single"]["n"] for r in rs)
         se = sum(r["driver"]["single"]["exact"] for r in rs)
+        nsn = sum(r["nodriver"]["single"]["n"] for r in rs)
+        nse = sum(r["nodriver"]["single"]["exact"] for r in rs)
         dg, ndg = sum(r["driver"]["diags"] for r in rs), sum(r["nodriver"]["diags"] for r in rs)
         mc, mt = sum(r["driver"]["mutants"][0] for r in rs), sum(r["driver"]["mutants"][1] for r in rs)
         nc, nt = sum(r["nodriver"]["mutants"][0] for r in rs), sum(r["nodriver"]["mutants"][1] for r in rs)
         ec, et, eu = _every_size(rs)
-        for k, v in (("n", n), ("nn", nn), ("sn", sn), ("se", se), ("dg", dg), ("ndg", ndg), ("mc", mc), ("mt", mt), ("nc", nc), ("nt", nt),
+        for k, v in (("n", n), ("nn", nn), ("sn", sn), ("se", se), ("nsn", nsn), ("nse", nse), ("dg", dg), ("ndg", ndg), ("mc", mc), ("mt", mt), ("nc", nc), ("nt", nt),
                      ("ec", ec), ("et", et), ("eu", eu)):
             add(k, v)
         for k, v in d.items():
@@ -671,12 +673,12 @@ def corpus_report(results: dict, manifest: dict, notes: list) -> str:
         for k, v in nd.items():
             add("nd_" + k, v)
         rows.append(f"| {pkg} | {len(rs)} | {n} | {d['exact']} ({_pct(d['exact'], n)}) | {d['partial']} | {d['unknown']} | {d['wrong']} "
-                    f"| {_pct(se, sn)} of {sn} | {nd['consistent']} ({_pct(nd['consistent'], nn)}) | {nd['wrong']} | {nd['unknown']} "
+                    f"| {_pct(se, sn)} of {sn} | {nd['consistent']} ({_pct(nd['consistent'], nn)}) | {_pct(nse, nsn)} of {nsn} | {nd['wrong']} | {nd['unknown']} "
                     f"| {dg} / {ndg} | {mc}/{mt} | {nc}/{nt} | {_every_text(ec, et, eu)} |")
     t = tot
     rows.append(f"| **total** | {len(results)} | {t.get('n', 0)} | {t.get('d_exact', 0)} ({_pct(t.get('d_exact', 0), t.get('n', 0))}) "
                 f"| {t.get('d_partial', 0)} | {t.get('d_unknown', 0)} | {t.get('d_wrong', 0)} | {_pct(t.get('se', 0), t.get('sn', 0))} of {t.get('sn', 0)} "
-                f"| {t.get('nd_consistent', 0)} ({_pct(t.get('nd_consistent', 0), t.get('nn', 0))}) | {t.get('nd_wrong', 0)} | {t.get('nd_unknown', 0)} "
+                f"| {t.get('nd_consistent', 0)} ({_pct(t.get('nd_consistent', 0), t.get('nn', 0))}) | {_pct(t.get('nse', 0), t.get('nsn', 0))} of {t.get('nsn', 0)} | {t.get('nd_wrong', 0)} | {t.get('nd_unknown', 0)} "
                 f"| {t.get('dg', 0)} / {t.get('ndg', 0)} | {t.get('mc', 0)}/{t.get('mt', 0)} ({_pct(t.get('mc', 0), t.get('mt', 0))}) "
                 f"| {t.get('nc', 0)}/{t.get('nt', 0)} ({_pct(t.get('nc', 0), t.get('nt', 0))}) "
                 f"| {_every_text(t.get('ec', 0), t.get('et', 0), t.get('eu', 0))} ({_pct(t.get('ec', 0), t.get('et', 0))}) |")
