@@ -14,6 +14,8 @@ from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, Functi
                      is_int_like, is_tensor, value_key)
 from . import configs, generators, limits, pybuiltins, pysets, tails, tensor_options, values
 from .tensor_options import TensorOptions
+from . import partly_known
+from .partly_known import PartlyKnown
 from .memo import arguments_key
 from . import autograd_function, datasources, enums, flags, generic, intervals, solver
 from .alternatives import OneOf, either
@@ -363,11 +365,16 @@ class ExpressionsMixin:
             frame = site[0] if site else None
             if frame is not None:
                 frame.quiet += 1
+            self.silent += 1
             try:
                 return self._join_all([self.call_value(o, args, kwargs, site) for o in func.options])
             finally:
+                self.silent -= 1
                 if frame is not None:
                     frame.quiet -= 1
+        if isinstance(func, (Ref, BoundRef, NNModule, Container)) and (partly_known.involved(args) or partly_known.involved(
+                kwargs.values()) or isinstance(getattr(func, "self_value", None), PartlyKnown)):
+            return self._call_known_way(func, args, kwargs)
         if isinstance(func, (Ref, BoundRef, NNModule)) and (tensor_options.has_options(args) or tensor_options.has_options(
                 kwargs.values()) or isinstance(getattr(func, "self_value", None), TensorOptions)):
             joined = self._call_per_option(func, args, kwargs, site)
@@ -398,6 +405,19 @@ class ExpressionsMixin:
             layer.same_shape = True
             return self.new_obj(layer)
         return UNKNOWN
+
+    def _call_known_way(self, func, args, kwargs):
+        """A torch op, Tensor method or modelled layer given a partly known tensor
+        (partly_known.py): run on the known way, silently; the result partly known."""
+        if isinstance(func, BoundRef) and isinstance(func.self_value, PartlyKnown):
+            func = BoundRef(func.name, func.self_value.known)
+        args = [partly_known.known(a) for a in args]
+        kwargs = {k: partly_known.known(v) for k, v in kwargs.items()}
+        self.silent += 1
+        try:
+            return partly_known.result(self.call_value(func, args, kwargs, None))
+        finally:
+            self.silent -= 1
 
     def _call_per_option(self, func, args, kwargs, site):
         """A torch op, Tensor method or modelled layer given a tensor whose rank differs by
@@ -560,6 +580,9 @@ class ExpressionsMixin:
                 return BoundMethod(v, obj)
             if v is None and name == "apply" and autograd_function.is_function_class(obj):
                 return autograd_function.apply_of(self, obj)
+            if v is None and name in ("__name__", "__qualname__"):
+                # (`f'{self.block.__name__}{i}'`: the names of a Sequential's blocks)
+                return obj.qualname.rsplit(".", 1)[-1] if name == "__name__" else obj.qualname
             return v if v is not None else UNKNOWN
         if isinstance(obj, ModuleNS):
             if obj.env is None:
@@ -573,6 +596,9 @@ class ExpressionsMixin:
         return external_attr(self, obj, name, None)
 
     def subscript(self, frame, obj, index, node):
+        if isinstance(obj, PartlyKnown) or isinstance(index, PartlyKnown):
+            # (partly_known.py: on the known way, silently)
+            return partly_known.result(subscript_value(self, partly_known.known(obj), partly_known.known(index), None))
         return subscript_value(self, obj, index, (frame, node))
 
     # -- operators -------------------------------------------------------------------------
@@ -584,6 +610,11 @@ class ExpressionsMixin:
             # model); the results joined. Unknown unless both ways give something.
             ways = [binary_op(self, op, x, y, None, inplace) for x in _ways(a) for y in _ways(b)]
             return functools.reduce(self.join, ways)
+        if inplace and isinstance(b, PartlyKnown) and not isinstance(a, PartlyKnown):
+            # `out += identity`: in place, the result has out's shape whichever way was taken
+            return binary_op(self, op, a, UNKNOWN, (frame, node), inplace)
+        if isinstance(a, PartlyKnown) or isinstance(b, PartlyKnown):
+            return partly_known.result(binary_op(self, op, partly_known.known(a), partly_known.known(b), None, inplace))
         return binary_op(self, op, a, b, (frame, node), inplace)
 
     def unaryop(self, frame, op, a, node):
@@ -594,6 +625,8 @@ class ExpressionsMixin:
                 return generic.DefaultBool(not a.default)
             t = self.truth(frame, a)
             return (not t) if isinstance(t, bool) else (S.not_(a) if isinstance(a, S.Cond) else UNKNOWN)
+        if isinstance(a, PartlyKnown):
+            return partly_known.result(unary_op(self, op, a.known, None))
         return unary_op(self, op, a, (frame, node))
 
     def compare(self, frame, node, env):
@@ -601,7 +634,10 @@ class ExpressionsMixin:
         result = True
         for op, comp in zip(node.ops, node.comparators):
             right = self.eval(frame, comp, env)
-            r = compare_values(self, op, left, right, (frame, node))
+            if isinstance(left, PartlyKnown) or isinstance(right, PartlyKnown):
+                r = partly_known.result(compare_values(self, op, partly_known.known(left), partly_known.known(right), None))
+            else:
+                r = compare_values(self, op, left, right, (frame, node))
             if is_tensor(r):
                 return r
             result = S.and_(result, r) if not isinstance(result, TensorValue) else result
@@ -732,6 +768,9 @@ class ExpressionsMixin:
     def join(self, a, b):
         if a is b:
             return a
+        partly = partly_known.join(self, a, b)
+        if partly is not None:
+            return partly  # a tensor one way, nothing known the other (partly_known.py)
         if isinstance(a, generic.DefaultNone) or isinstance(b, generic.DefaultNone):
             none, other = (a, b) if isinstance(a, generic.DefaultNone) else (b, a)
             return none.join(other, generic.context_notes(self, "defaults"))
@@ -845,6 +884,13 @@ class ExpressionsMixin:
     def record(self, frame, nid, value, target=False):
         if isinstance(value, MaybeNone):
             value = value.value  # where the line holds a tensor, it has this shape
+        if isinstance(value, PartlyKnown) or \
+                isinstance(value, ListVal) and any(isinstance(x, PartlyKnown) for x in value.items):
+            # Known on some ways only (partly_known.py): its rank is shown, and this context
+            # claims no dim (like one that could not evaluate the line).
+            frame.entry.facts[("<unknown>", frame.path, frame.unit.key, nid)] = [True]
+            value = partly_known.shown(value) if isinstance(value, PartlyKnown) else \
+                ListVal([partly_known.shown(x) if isinstance(x, PartlyKnown) else x for x in value.items], value.kind)
         if isinstance(value, pybuiltins.IteratorVal):
             return  # an iterator (a generator's): no tensor, nor a tuple of them
         if isinstance(value, TensorValue) or (isinstance(value, ListVal) and value.items and
@@ -875,7 +921,7 @@ class ExpressionsMixin:
             return
         frame, node = site
         frame.may_raise = True
-        if frame.blind or frame.quiet:
+        if frame.blind or frame.quiet or self.silent:
             return  # inside a branch that may never run (statements._branch), or one of a few modules
         rec = DiagRecord((frame.path, frame.unit.key), node.nid, severity, code, message, related, repair)
         frame.entry.diags[rec.key()] = rec

@@ -72,6 +72,11 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.called_units: set = set()
         self.soft_conditions: set = set()  # requirements on made-up symbols (dispatch._rests_on_soft)
         self.probing = 0  # > 0 while a generic context's inputs are being probed (generic.py)
+        # > 0 while calling what may never run (one of a few modules, a second layer of a
+        # Sequential of unknown length, a way partly known): no diagnostic, in any frame the
+        # call opens; those calls are memoized apart (memo.call_user)
+        self.silent = 0
+        self.loop_merging = 0  # > 0 while a loop's environments merge (partly_known.join)
         self.probe_base: list = []  # stack depth at the start of each probing run
         self.deciding_base: list = []  # ... and of each run deciding inputs (_deciding_run)
         self.probe_record: list | None = None  # the probe entries of a generic run (memo.py)
@@ -281,8 +286,16 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         worlds = []
         # (a None default: None, or given, a size the model is built with: `if
         # exists(rel_pos_length):` builds the relative position tables)
-        flag_values = [tuple(init.defaults[f] for f in flags)] if defaults_only else \
-            itertools.product(*(((None, S.sym(f)) if init.defaults.get(f) is None else (False, True)) for f in flags))
+        if defaults_only:
+            # The defaults, then each flag flipped alone (the first MAX_FLIPPED_FLAGS): a
+            # flag that picks the layer kind (`klass = nn.Conv2d if freq else nn.Conv1d`)
+            # changes the rank, and the defaults alone would show one rank as the only one.
+            base = tuple(init.defaults[f] for f in flags)
+            flag_values = [base] + [base[:i] + (not base[i],) + base[i + 1:]
+                                    for i in range(min(len(flags), MAX_FLIPPED_FLAGS)) if isinstance(base[i], bool)]
+        else:
+            flag_values = itertools.product(*(((None, S.sym(f)) if init.defaults.get(f) is None else (False, True))
+                                              for f in flags))
         for values, block in itertools.product(flag_values, block_ways):
             if any((f, v) in dead for f, v in zip(flags, values)):
                 continue
@@ -292,8 +305,10 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                                None, generic=True)
             if not isinstance(w, Instance):
                 continue
+            flipped = [f"{f}={v}" for f, v, d in zip(flags, values, base) if v != d] if defaults_only else []
             w.context_label = "with " + ", ".join(
-                (["its default flags"] if defaults_only else
+                ([f"{flipped[0]} (the other flags at their defaults)"] if flipped else
+                 ["its default flags"] if defaults_only else
                  [f"{f}={v}" if v is None or isinstance(v, bool) else f"{f} given" for f, v in zip(flags, values)]) +
                 [f"{n}={b.qualname.rsplit('.', 1)[-1]}" for n, b in block])
             if block or defaults_only or any(init.defaults.get(f) is not v for f, v in zip(flags, values)):
@@ -302,9 +317,9 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 # methods are not (a def it calls fails alike for any caller: ide._engine_view).
                 # (The defaults of every flag: what fails there fails as the model is built
                 # by default, a warning; ide._engine_view.)
-                w.guessed_world = "defaults" if defaults_only else True
+                w.guessed_world = "defaults" if defaults_only and not flipped else True
                 self.guess_roots.update(e.id for e in sink[mark:])
-                if defaults_only:
+                if defaults_only and not flipped:
                     self.default_roots.update(e.id for e in sink[mark:])
                 self.guess_classes.add(cls.qualname)
             worlds.append(w)
@@ -624,6 +639,7 @@ def _may_test_none(f) -> bool:
 MAX_FACTORY_INSTANCES = 4
 MAX_RANKING_RUNS = 3  # runs that rank open inputs (_rank_open_inputs), one per einsum chain link
 MAX_FLAG_WORLD_FLAGS = 2  # flags split on at construction: 2**2 instances at most
+MAX_FLIPPED_FLAGS = 4  # past that many: the defaults, and each of the first 4 flipped alone
 MAX_METHOD_WAYS = 4  # optional arguments of a method nobody calls, given one at a time: 1 + 4 runs
 
 

@@ -245,7 +245,8 @@ class MemoMixin:
         except RecursionError:
             return UNKNOWN
         # A probing run (generic.py) decides nothing: its results are its own.
-        key = (fn.qualname, fn.path, unit.digest, args_key, "probe" if self.probing else generic)
+        key = (fn.qualname, fn.path, unit.digest, args_key,
+               "probe" if self.probing else "silent" if self.silent and not generic else generic)
         # Recursion: a call already on the stack with the same key is Unknown.
         for f in self.stack:
             if f.entry.key == key:

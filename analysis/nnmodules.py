@@ -103,7 +103,13 @@ def _repeated(engine, layer, args, site):
     x = engine.call_value(layer, [args[0]], {}, site)
     out = x
     for _ in range(3):
-        again = engine.call_value(layer, [x], {}, site)
+        # (silently: a second layer is only a possibility, and one that fails on what the
+        # first gives says the Sequential has one, not that the model fails)
+        engine.silent += 1
+        try:
+            again = engine.call_value(layer, [x], {}, None)
+        finally:
+            engine.silent -= 1
         joined = engine.join(out, again)
         if value_key(joined) == value_key(out):
             return out

@@ -372,7 +372,11 @@ class StatementsMixin:
             bind(body_env)
             out = self.exec_block(frame, s.body, body_env)
             breaks, continues = frame.loops.pop()
-            merged = self.join_env(current, out, *continues, *breaks)
+            self.loop_merging += 1  # (a value before the loop is no way of one after it: partly_known.join)
+            try:
+                merged = self.join_env(current, out, *continues, *breaks)
+            finally:
+                self.loop_merging -= 1
             if merged is None:
                 return entry_env
             if _env_key(merged) == _env_key(current):
@@ -384,7 +388,11 @@ class StatementsMixin:
         out = dict(after)
         for k, v in after.items():
             if k in before and value_key(before[k]) != value_key(v):
-                out[k] = self.join(before[k], v)
+                self.loop_merging += 1
+                try:
+                    out[k] = self.join(before[k], v)
+                finally:
+                    self.loop_merging -= 1
         return out
 
     def exec_assert(self, frame, s, env):

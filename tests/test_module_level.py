@@ -181,7 +181,8 @@ def test_a_def_shadowed_by_another_of_the_same_name_never_runs_its_body(tmp_path
     shapes = _target_shapes(result)
     assert "a" not in shapes
     assert shapes["b"] == "Tensor[2]"
-    assert shapes.get("y") in (None, "Tensor[2, ?]")
+    # (one class is analysed, the other is not: known one way only, its rank is shown)
+    assert shapes.get("y") in (None, "Tensor[2, ?]", "Tensor[?, ?]")
     assert result.diagnostics == []
 
 

@@ -218,6 +218,10 @@ KNOWN_CORPUS: dict = {
                   "lists it elsewhere",
     "rw_segformer.py": "MiT summarized alone: torchinfo calls it with the input only (its last stage); "
                        "the summary uses the call Segformer makes (return_layer_outputs=True, a list)",
+    "rw_rtdl.py": "an nn.Sequential of blocks gets a row where torchinfo lists its blocks only, and "
+                  "FTTransformer's ModuleDict of embeddings (called through its items) gets a row",
+    "rw_wavenet.py": "the speaker Embedding (called on a (B, 1) index) is listed where torchinfo lists "
+                     "it in another order",
     "rw_uformer.py": "one attention module called with and without a skip input (batch 1 and 2): the "
                      "rows pair the calls in another order than torchinfo",
 }
