@@ -1618,4 +1618,7 @@ def _contains(engine, container, item):
             return True  # `-1 in [heads, -1]`: whatever heads is
     if isinstance(container, str) and isinstance(item, str):
         return item in container
+    if isinstance(container, Container) and container.kind == "ModuleDict" and isinstance(item, str) and \
+            not getattr(container, "unknown", False) and container.keys is not None:
+        return item in container.keys  # `if 'attention_normalization' in block:`
     return UNKNOWN
