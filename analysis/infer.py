@@ -164,77 +164,80 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         # contexts of the class's methods (recorded by ExpressionsMixin.construct).
         order = sorted(units.items(), key=lambda kv: kv[0] in classes)
         built: dict | None = None
-        for key, unit in order:
-            if unit.kind != "function" or key in self.called_units or "<locals>" in key:
-                continue
-            if built is None and key in classes:
-                built = {}
-                found = self.__dict__.get("generic_notes", {}).get("factory_built", {})
-                for (cls_key, _), inst in found.items():
-                    group = built.setdefault(cls_key, [])
-                    if len(group) < MAX_FACTORY_INSTANCES and all(inst is not g for g in group):
-                        group.append(inst)
-            method = classes.get(key)
-            if method is None and not isinstance(getattr(module_env.get(key), "wrapped", module_env.get(key)),
-                                                 FunctionVal):
-                continue  # not bound (the module's code stops before it): nothing to run, or reuse
-            heirs = _heirs_with_init(module_env, method[1], method[0], key.rsplit(".", 1)[-1]) if method else []
-            # (a class its factories build runs on those instances, and a base class on its
-            # heirs' instances, never reused: a new factory or subclass changes no unit it ran)
-            reused = None if method and ((built and built.get(value_key(method[1]))) or heirs) else \
-                self.reused_generic_run(path, key)  # nothing it ran changed (memo.py)
-            if reused is not None:
-                if reused[0] is not None:
-                    own[key] = reused[0]
-                continue
-            started = self.generic_run_started(collected)
-            fn = classes.get(key)
-            self_value = None
-            if fn is None:
-                fn = module_env.get(key)
-                fn = getattr(fn, "wrapped", fn)  # a def under a decorator of the program
-                if not isinstance(fn, FunctionVal):
+        try:
+            for key, unit in order:
+                if unit.kind != "function" or key in self.called_units or "<locals>" in key:
                     continue
-            else:
-                fn, cls = fn
-                if fn is cls.lookup("__init__"):
-                    self._generic_instance(cls)
-                    self.generic_run_done(started, path, key, collected, None)
-                    continue  # building the generic instance already ran it
-                instances = (built or {}).get(value_key(cls))
-                if instances and isinstance(fn, FunctionVal) and not _is_static(fn):
-                    self._run_with_instances(fn, instances, key, collected, own)
+                if built is None and key in classes:
+                    built = {}
+                    found = self.__dict__.get("generic_notes", {}).get("factory_built", {})
+                    for (cls_key, _), inst in found.items():
+                        group = built.setdefault(cls_key, [])
+                        if len(group) < MAX_FACTORY_INSTANCES and all(inst is not g for g in group):
+                            group.append(inst)
+                method = classes.get(key)
+                if method is None and not isinstance(getattr(module_env.get(key), "wrapped", module_env.get(key)),
+                                                     FunctionVal):
+                    continue  # not bound (the module's code stops before it): nothing to run, or reuse
+                heirs = _heirs_with_init(module_env, method[1], method[0], key.rsplit(".", 1)[-1]) if method else []
+                # (a class its factories build runs on those instances, and a base class on its
+                # heirs' instances, never reused: a new factory or subclass changes no unit it ran)
+                reused = None if method and ((built and built.get(value_key(method[1]))) or heirs) else \
+                    self.reused_generic_run(path, key)  # nothing it ran changed (memo.py)
+                if reused is not None:
+                    if reused[0] is not None:
+                        own[key] = reused[0]
                     continue
-                if heirs and not _is_static(fn):
-                    # A base class with no __init__ of its own (class Bottleneck(nn.Module)
-                    # with only forward; SEBottleneck(Bottleneck) builds the layers): its
-                    # methods run on the subclasses' generic instances, which have them.
-                    instances = [self._generic_instance(h) for h in heirs]
-                    self._run_with_instances(fn, instances, key, collected, own)
+                started = self.generic_run_started(collected)
+                fn = classes.get(key)
+                self_value = None
+                if fn is None:
+                    fn = module_env.get(key)
+                    fn = getattr(fn, "wrapped", fn)  # a def under a decorator of the program
+                    if not isinstance(fn, FunctionVal):
+                        continue
+                else:
+                    fn, cls = fn
+                    if fn is cls.lookup("__init__"):
+                        self._generic_instance(cls)
+                        self.generic_run_done(started, path, key, collected, None)
+                        continue  # building the generic instance already ran it
+                    instances = (built or {}).get(value_key(cls))
+                    if instances and isinstance(fn, FunctionVal) and not _is_static(fn):
+                        self._run_with_instances(fn, instances, key, collected, own)
+                        continue
+                    if heirs and not _is_static(fn):
+                        # A base class with no __init__ of its own (class Bottleneck(nn.Module)
+                        # with only forward; SEBottleneck(Bottleneck) builds the layers): its
+                        # methods run on the subclasses' generic instances, which have them.
+                        instances = [self._generic_instance(h) for h in heirs]
+                        self._run_with_instances(fn, instances, key, collected, own)
+                        continue
+                    self_value = self._generic_instance(cls)
+                    if isinstance(fn, FunctionVal) and _is_static(fn):
+                        self_value = None
+                    worlds = self.flag_worlds(cls, self_value, module_env)
+                    if worlds:
+                        self._run_with_instances(fn, worlds, key, collected, own)
+                        continue
+                ways = self._method_flag_ways(fn) if self_value is not None else []
+                if ways:
+                    self._run_with_instances(fn, [self_value], key, collected, own, ways)
                     continue
-                self_value = self._generic_instance(cls)
-                if isinstance(fn, FunctionVal) and _is_static(fn):
-                    self_value = None
-                worlds = self.flag_worlds(cls, self_value, module_env)
-                if worlds:
-                    self._run_with_instances(fn, worlds, key, collected, own)
-                    continue
-            ways = self._method_flag_ways(fn) if self_value is not None else []
-            if ways:
-                self._run_with_instances(fn, [self_value], key, collected, own, ways)
-                continue
-            args = []
-            params = list(fn.params)
-            if self_value is not None and params:
-                args.append(self_value)
-            try:
-                inputs = self._generic_inputs(fn, args)
-                start = len(collected)
-                self.call_user(fn, args, inputs, generic=True)
-                own[key] = collected[start:]
-                self.generic_run_done(started, path, key, collected, start)
-            except Budget:
-                pass
+                args = []
+                params = list(fn.params)
+                if self_value is not None and params:
+                    args.append(self_value)
+                try:
+                    inputs = self._generic_inputs(fn, args)
+                    start = len(collected)
+                    self.call_user(fn, args, inputs, generic=True)
+                    own[key] = collected[start:]
+                    self.generic_run_done(started, path, key, collected, start)
+                except Budget:
+                    pass
+        except Budget:
+            pass  # the budget is spent (building a generic instance, say): what ran stays
         self._collect.pop()
         self.keep_generic_runs(path)
         dropped = _reached_by_others(own, path, self.generic_runs)

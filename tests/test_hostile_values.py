@@ -254,3 +254,44 @@ def test_dict_comprehension_past_a_cap_is_unknown_not_empty(tmp_path):
     host.set_file(path, "import torch\nd = {i: i for i in range(1000)}\nw = torch.zeros(len(d))\n")
     fact = host.analyze(path).fact_at((2, 0))
     assert fact is None or fact.shape != "Tensor[0]", fact
+
+
+SPENT_BY_A_LATER_DEF = '''
+import torch
+from torch import nn
+
+
+class Small(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        b, n, d = x.shape
+        y = self.proj(x)
+        return y
+
+
+class Costly(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.table = []
+        for i in range(500):
+            for j in range(500):
+                self.table.append(i * j)
+'''
+
+
+def test_a_budget_spent_by_a_later_def_keeps_what_the_earlier_ones_ran(tmp_path):
+    """The step budget ran out building a class analysed after `Small.forward` (no call
+    reaches either): the shapes that def's analysis found stay (they used to vanish)."""
+    path = str(tmp_path / "m.py")
+    full = AnalysisHost()
+    full.set_file(path, SPENT_BY_A_LATER_DEF)
+    want = {f.shape for f in full.analyze(path).facts if f.is_target}
+    host = AnalysisHost(EngineSettings(max_steps=60_000))
+    host.set_file(path, SPENT_BY_A_LATER_DEF)
+    result = host.analyze(path)
+    assert any(q.startswith("budget:steps") for q in host.query_log), host.query_log
+    assert "Tensor[b, n, dim]" in want
+    assert "Tensor[b, n, dim]" in {f.shape for f in result.facts if f.is_target}
