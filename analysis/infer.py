@@ -263,13 +263,19 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         # built (a flag used in __init__ alone is joined there at a fraction of the cost).
         kept = {v.name for v in inst.attrs.values() if isinstance(v, (DefaultBool, DefaultNone))} | set(inst.attrs) | \
             inst.origin.__dict__.get("passed_flags", set())
-        flags = sorted(n for n in inst.origin.__dict__.get("split_flags", ()) if n in params and n in kept)
+        split = inst.origin.__dict__.get("split_flags", ())
+        if getattr(inst, "maybe_absent", None):
+            # An attribute set on one way only (`if representation_size: self.pre_logits =
+            # ...`): `hasattr(self, 'pre_logits')` in its methods reads the flag again.
+            kept = kept | set(split)
+        flags = sorted(n for n in split if n in params and n in kept)
         # A None default is built given as a size (its symbol), so only one the constructor
         # uses as a number (`2 * rel_pos_length - 1`); a tensor or a layer passed in
         # (`custom_freqs=None`, then `freqs = custom_freqs`) is not one.
         init_unit = self.program.unit(init.path, init.unit_key)
         numbers = number_parameters(init_unit) if init_unit is not None else frozenset()
-        flags = [f for f in flags if init.defaults.get(f) is not None or f in numbers]
+        flags = [f for f in flags if init.defaults.get(f) is not None or f in numbers
+                 or getattr(inst, "maybe_absent", None)]
         # Too many to try every combination (a model with a dozen switches): one world, the
         # model built with its default flags. It is a guess like the others; joined, the
         # flags would leave the layers that depend on them Unknown.
