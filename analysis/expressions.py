@@ -374,7 +374,7 @@ class ExpressionsMixin:
                     frame.quiet -= 1
         if isinstance(func, (Ref, BoundRef, NNModule, Container)) and (partly_known.involved(args) or partly_known.involved(
                 kwargs.values()) or isinstance(getattr(func, "self_value", None), PartlyKnown)):
-            return self._call_known_way(func, args, kwargs)
+            return self._call_known_way(func, args, kwargs, site)
         if isinstance(func, (Ref, BoundRef, NNModule)) and (tensor_options.has_options(args) or tensor_options.has_options(
                 kwargs.values()) or isinstance(getattr(func, "self_value", None), TensorOptions)):
             joined = self._call_per_option(func, args, kwargs, site)
@@ -406,9 +406,14 @@ class ExpressionsMixin:
             return self.new_obj(layer)
         return UNKNOWN
 
-    def _call_known_way(self, func, args, kwargs):
+    def _call_known_way(self, func, args, kwargs, site):
         """A torch op, Tensor method or modelled layer given a partly known tensor
-        (partly_known.py): run on the known way, silently; the result partly known."""
+        (partly_known.py): run on the known way, silently; the result partly known. What
+        fails whatever the other way gave (an einsum output letter no input has) is reported
+        as before, from a run with the partly known values Unknown."""
+        if not (isinstance(func, BoundRef) and isinstance(func.self_value, PartlyKnown)):
+            self.call_value(func, [partly_known.collapsed(a) for a in args],
+                            {k: partly_known.collapsed(v) for k, v in kwargs.items()}, site)
         if isinstance(func, BoundRef) and isinstance(func.self_value, PartlyKnown):
             func = BoundRef(func.name, func.self_value.known)
         args = [partly_known.known(a) for a in args]
@@ -597,7 +602,9 @@ class ExpressionsMixin:
 
     def subscript(self, frame, obj, index, node):
         if isinstance(obj, PartlyKnown) or isinstance(index, PartlyKnown):
-            # (partly_known.py: on the known way, silently)
+            # (partly_known.py: on the known way, silently; what fails whatever the other
+            # way gave is reported as before, with that value Unknown)
+            subscript_value(self, partly_known.collapsed(obj), partly_known.collapsed(index), (frame, node))
             return partly_known.result(subscript_value(self, partly_known.known(obj), partly_known.known(index), None))
         return subscript_value(self, obj, index, (frame, node))
 
@@ -614,6 +621,7 @@ class ExpressionsMixin:
             # `out += identity`: in place, the result has out's shape whichever way was taken
             return binary_op(self, op, a, UNKNOWN, (frame, node), inplace)
         if isinstance(a, PartlyKnown) or isinstance(b, PartlyKnown):
+            binary_op(self, op, partly_known.collapsed(a), partly_known.collapsed(b), (frame, node), inplace)
             return partly_known.result(binary_op(self, op, partly_known.known(a), partly_known.known(b), None, inplace))
         return binary_op(self, op, a, b, (frame, node), inplace)
 
@@ -626,6 +634,7 @@ class ExpressionsMixin:
             t = self.truth(frame, a)
             return (not t) if isinstance(t, bool) else (S.not_(a) if isinstance(a, S.Cond) else UNKNOWN)
         if isinstance(a, PartlyKnown):
+            unary_op(self, op, UNKNOWN, (frame, node))
             return partly_known.result(unary_op(self, op, a.known, None))
         return unary_op(self, op, a, (frame, node))
 
@@ -635,6 +644,7 @@ class ExpressionsMixin:
         for op, comp in zip(node.ops, node.comparators):
             right = self.eval(frame, comp, env)
             if isinstance(left, PartlyKnown) or isinstance(right, PartlyKnown):
+                compare_values(self, op, partly_known.collapsed(left), partly_known.collapsed(right), (frame, node))
                 r = partly_known.result(compare_values(self, op, partly_known.known(left), partly_known.known(right), None))
             else:
                 r = compare_values(self, op, left, right, (frame, node))

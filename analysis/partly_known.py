@@ -10,7 +10,9 @@ as such:
 - a torch op, a Tensor method, a layer, an operator or an index applied to it runs on the
   known tensor silently (a failure there need not be a failure of the model, which may
   take the other way: no diagnostic ever comes from it), and the result is again partly
-  known; what is not a tensor (`x.size(-1)`) is Unknown;
+  known; what is not a tensor (`x.size(-1)`) is Unknown. The op also runs with the value
+  Unknown, as before, so what fails whatever the value is (an einsum output letter no
+  input has) is still reported;
 - the hover shows the known tensor with its concrete sizes hidden (`Tensor[B, ?, dim]`,
   not `Tensor[B, 0, dim]`): a size one way fixes is no fact about the other.
 """
@@ -77,6 +79,11 @@ def involved(values) -> bool:
 
 def known(v):
     return v.known if isinstance(v, PartlyKnown) else v
+
+
+def collapsed(v):
+    """What the value was before partly known values existed: Unknown."""
+    return UNKNOWN if isinstance(v, PartlyKnown) else v
 
 
 def result(out):
