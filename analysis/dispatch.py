@@ -75,10 +75,21 @@ def to_spec(v, some_tensors: bool = False, zero=UNKNOWN):
             return UNKNOWN
         return {k: to_spec(x, zero=zero) for k, x in v.items.items()}
     if isinstance(v, SliceVal):
-        return slice(*(to_spec(b) for b in (v.start, v.stop, v.step)))  # a 0 default: a bound, not an option
+        return slice(*(_slice_bound(b) for b in (v.start, v.stop, v.step)))  # a 0 default: a bound, not an option
     if isinstance(v, NNModule):  # a layer handed to a container spec (TransformerEncoder)
         return dict(v.attrs, training=v.training, __module__=v.name)  # its class: the summary's row
     return UNKNOWN
+
+
+def _slice_bound(b):
+    """A slice bound as the spec reads it: a 0-dim integer tensor (`y[..., :n]` with `n =
+    torch.floor(t).long()`) is its value, or an int not known."""
+    if isinstance(b, TensorValue) and b.shape == ():
+        v = b.values
+        if isinstance(v, (list, tuple)) and len(v) == 1:
+            v = v[0]
+        return v if type(v) is int else UNKNOWN
+    return to_spec(b)
 
 
 SOME_TENSORS_OPS = frozenset({"torch.cat", "torch.concat", "torch.concatenate", "torch.stack"})
