@@ -214,7 +214,7 @@ def _none_raises(spec, args, forward) -> list:
     is set; the way with None would have raised.)"""
     if forward or spec.name.startswith("Tensor."):
         where = 1
-    elif generic.is_elementwise(spec.name) and spec.name.rsplit(".", 1)[-1].strip("_") in generic._ARITHMETIC:
+    elif generic.is_elementwise(spec.name) and spec.name.rsplit(".", 1)[-1].strip("_") in generic.ARITHMETIC:
         where = 2
     else:
         return args

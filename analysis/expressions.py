@@ -420,7 +420,7 @@ class ExpressionsMixin:
         kwargs = {k: partly_known.known(v) for k, v in kwargs.items()}
         self.silent += 1
         try:
-            return partly_known.result(self.call_value(func, args, kwargs, None))
+            return partly_known.partly(self.call_value(func, args, kwargs, None))
         finally:
             self.silent -= 1
 
@@ -605,7 +605,7 @@ class ExpressionsMixin:
             # (partly_known.py: on the known way, silently; what fails whatever the other
             # way gave is reported as before, with that value Unknown)
             subscript_value(self, partly_known.collapsed(obj), partly_known.collapsed(index), (frame, node))
-            return partly_known.result(subscript_value(self, partly_known.known(obj), partly_known.known(index), None))
+            return partly_known.partly(subscript_value(self, partly_known.known(obj), partly_known.known(index), None))
         return subscript_value(self, obj, index, (frame, node))
 
     # -- operators -------------------------------------------------------------------------
@@ -622,7 +622,7 @@ class ExpressionsMixin:
             return binary_op(self, op, a, UNKNOWN, (frame, node), inplace)
         if isinstance(a, PartlyKnown) or isinstance(b, PartlyKnown):
             binary_op(self, op, partly_known.collapsed(a), partly_known.collapsed(b), (frame, node), inplace)
-            return partly_known.result(binary_op(self, op, partly_known.known(a), partly_known.known(b), None, inplace))
+            return partly_known.partly(binary_op(self, op, partly_known.known(a), partly_known.known(b), None, inplace))
         return binary_op(self, op, a, b, (frame, node), inplace)
 
     def unaryop(self, frame, op, a, node):
@@ -635,7 +635,7 @@ class ExpressionsMixin:
             return (not t) if isinstance(t, bool) else (S.not_(a) if isinstance(a, S.Cond) else UNKNOWN)
         if isinstance(a, PartlyKnown):
             unary_op(self, op, UNKNOWN, (frame, node))
-            return partly_known.result(unary_op(self, op, a.known, None))
+            return partly_known.partly(unary_op(self, op, a.known, None))
         return unary_op(self, op, a, (frame, node))
 
     def compare(self, frame, node, env):
@@ -645,7 +645,7 @@ class ExpressionsMixin:
             right = self.eval(frame, comp, env)
             if isinstance(left, PartlyKnown) or isinstance(right, PartlyKnown):
                 compare_values(self, op, partly_known.collapsed(left), partly_known.collapsed(right), (frame, node))
-                r = partly_known.result(compare_values(self, op, partly_known.known(left), partly_known.known(right), None))
+                r = partly_known.partly(compare_values(self, op, partly_known.known(left), partly_known.known(right), None))
             else:
                 r = compare_values(self, op, left, right, (frame, node))
             if is_tensor(r):

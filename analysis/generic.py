@@ -45,7 +45,7 @@ def is_elementwise(name: str) -> bool:
     return name.startswith(("torch.", "Tensor.")) and name.rsplit(".", 1)[-1].strip("_") in _ELEMENTWISE
 # Arithmetic where a tensor made for broadcasting over the input tells the input's rank
 # (broadcast_partner_rank).
-_ARITHMETIC = frozenset({"add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "div"})
+ARITHMETIC = frozenset({"add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "div"})
 
 
 def broadcast_partner_rank(name: str, args, kwargs, probe) -> int | None:
@@ -55,7 +55,7 @@ def broadcast_partner_rank(name: str, args, kwargs, probe) -> int | None:
     shapes such a tensor like the input it is applied to, so with nothing else pinning the
     input's rank, that is its rank (decide_input). None otherwise."""
     short = name.rsplit(".", 1)[-1].strip("_")
-    if short not in _ARITHMETIC or not name.startswith(("Tensor.", "torch.")):
+    if short not in ARITHMETIC or not name.startswith(("Tensor.", "torch.")):
         return None
     for other in list(args) + list(kwargs.values()):
         if other is probe or is_probe(other) or not isinstance(other, TensorValue):

@@ -36,7 +36,9 @@ def plain(v) -> bool:
 
 
 def partly(v):
-    """The value a known way's `v` gives where it meets a way not known."""
+    """The value a known way's `v` gives where it meets a way not known (also what an op
+    applied to the known tensor gives: tensors, and tuples of them, partly known; anything
+    else Unknown, a size the other way may change)."""
     if isinstance(v, PartlyKnown):
         return v
     if plain(v):
@@ -84,12 +86,6 @@ def known(v):
 def collapsed(v):
     """What the value was before partly known values existed: Unknown."""
     return UNKNOWN if isinstance(v, PartlyKnown) else v
-
-
-def result(out):
-    """What an op applied to the known tensor gives the partly known value: tensors (and
-    tuples of them) partly known, anything else Unknown (a size the other way may change)."""
-    return partly(out)
 
 
 def shown(v: PartlyKnown) -> TensorValue:
