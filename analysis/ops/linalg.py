@@ -149,17 +149,19 @@ def linear(ctx, input, weight, bias=None):
     if len(w) > 2:
         ctx.fail(SHAPE_MISMATCH, f"t() expects a tensor with <= 2 dimensions, but self is {len(w)}D")
     _same_dtype(ctx, input, weight, "mat1 and mat2 must have the same dtype")
-    rows = S.prod(x[:-1]) if len(x) > 1 else 1
+    def rows():
+        return S.prod(x[:-1]) if len(x) > 1 else 1
+
     if len(w) == 2:
         ctx.require(S.eq(x[-1], w[1]), SHAPE_MISMATCH,
-                    f"mat1 and mat2 shapes cannot be multiplied ({S.mat_text(rows, x[-1])} "
-                    f"and {S.mat_text(w[1], w[0])})",
+                    lambda: f"mat1 and mat2 shapes cannot be multiplied ({S.mat_text(rows(), x[-1])} "
+                            f"and {S.mat_text(w[1], w[0])})",
                     repair={"in_features": x[-1]})
         out = x[:-1] + (w[0],)
     else:
         ctx.require(S.eq(x[-1], w[0]), SHAPE_MISMATCH,
-                    f"size mismatch, got input ({S.dim_text(rows)}), mat ({S.dim_text(rows)}x"
-                    f"{S.dim_text(x[-1])}), vec ({S.dim_text(w[0])})")
+                    lambda: f"size mismatch, got input ({S.dim_text(rows())}), mat ({S.dim_text(rows())}x"
+                            f"{S.dim_text(x[-1])}), vec ({S.dim_text(w[0])})")
         out = x[:-1]
     out = tuple(out)
     if bias is None or not is_tensor(bias):
@@ -178,9 +180,11 @@ def linear(ctx, input, weight, bias=None):
             ctx.fail(DTYPE_MISMATCH, f"self and mat2 must have the same dtype, but got "
                                      f"{_DTYPE_NAMES.get(bias.dtype, bias.dtype)} and "
                                      f"{_DTYPE_NAMES.get(input.dtype, input.dtype)}")
-        flat = (rows, out[-1])
-        msg = (f"The expanded size of the tensor must match the existing size: target sizes "
-               f"[{S.dim_text(rows)}, {S.dim_text(out[-1])}], tensor sizes {S.size_text(bsh)}")
+        flat = (rows(), out[-1])
+
+        def msg():
+            return (f"The expanded size of the tensor must match the existing size: target sizes "
+                    f"[{S.dim_text(flat[0])}, {S.dim_text(out[-1])}], tensor sizes {S.size_text(bsh)}")
         cond = _expand_cond(bsh, flat)
         if len(x) == 3 and len(bsh) >= 2:
             # Only a contiguous input takes the flattened path; otherwise matmul + add_.
@@ -194,8 +198,8 @@ def linear(ctx, input, weight, bias=None):
         ctx.require(cond, SHAPE_MISMATCH, msg)
     else:
         ctx.require(_expand_cond(bsh, out), SHAPE_MISMATCH,
-                    f"output with shape {S.size_text(out)} doesn't match the broadcast shape of "
-                    f"the bias {S.size_text(bsh)}")
+                    lambda: f"output with shape {S.size_text(out)} doesn't match the broadcast shape of "
+                            f"the bias {S.size_text(bsh)}")
     return TensorValue(out, input.dtype)
 
 

@@ -259,6 +259,10 @@ def lookup(name: str) -> OpSpec | None:
 # The context a spec runs in
 # ---------------------------------------------------------------------------------------
 
+def _text(message) -> str:
+    return message() if callable(message) else message
+
+
 @dataclass
 class OpContext:
     """What a spec can ask of the engine while it runs.
@@ -276,14 +280,17 @@ class OpContext:
     call_hook: Callable | None = None  # dispatch for ctx.call (set by the engine)
 
     # -- preconditions ------------------------------------------------------------------
-    def require(self, cond, code: str, message: str, repair: dict | None = None) -> None:
+    def require(self, cond, code: str, message, repair: dict | None = None) -> None:
+        """`message` is a str, or a function making it: a hot op's message on symbolic dims
+        costs more to print than the check (it is made only when something is reported)."""
         if cond is UNKNOWN or cond is True:
             return
         if cond is False:
-            raise ShapeError(code, message, repair)
+            raise ShapeError(code, _text(message), repair)
         if self.checker is None:
             return
         verdict, counterexample, core = self.checker(cond)
+        message = _text(message) if verdict in ("unsat", "contingent") else message
         if verdict == "unsat":
             raise ShapeError(code, message, repair, core)
         if verdict == "contingent":
