@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -62,6 +63,7 @@ class LibraryResolver:
         self._dists: dict = {}  # folder -> {top-level package: (requires torch, "name-version")}
         self._roots: dict = {}  # (folder, top-level package) -> (requires torch, "name-version")
         self._listings: dict = {}  # folder -> the names in it (has_top_level)
+        self._imports_torch: dict = {}  # (folder, top-level package) -> its source imports torch
 
     def resolve(self, dotted: str) -> str | None:
         if not dotted or dotted in self._cache:
@@ -85,8 +87,15 @@ class LibraryResolver:
     def _about_tensors(self, base: str, root: str) -> bool:
         """Does the distribution that installed package `root` depend on torch? A library
         that does not (a logger, a config parser) defines no tensor shapes, and reading its
-        source would only cost time: it stays opaque. Unknown distributions are read."""
-        return self._distribution_of(base, root)[0]
+        source would only cost time: it stays opaque. Unknown distributions are read, and
+        so are those whose source imports torch without declaring it (research packages
+        that expect torch installed already: fair-esm)."""
+        if self._distribution_of(base, root)[0]:
+            return True
+        key = (base, root)
+        if key not in self._imports_torch:
+            self._imports_torch[key] = _source_imports_torch(os.path.join(base, root))
+        return self._imports_torch[key]
 
     def _distribution_of(self, base: str, root: str) -> tuple:
         """(requires torch, "name-version") of the wheel in `base` that installed `root`:
@@ -215,6 +224,33 @@ def _read_distribution(base: str, info: str):
             tops.add(top[:-3] if top.endswith(".py") else top)
     return torch, info[:-len(".dist-info")], tops
 
+
+
+_IMPORTS_TORCH = re.compile(rb"^[ \t]*(?:import|from)[ \t]+(?:torch|einops)\b", re.MULTILINE)
+_SCAN_FILES = 200  # a package's files read to find a torch import (the first ones os.walk gives)
+_SCAN_BYTES = 64_000  # of each
+
+
+def _source_imports_torch(package: str) -> bool:
+    """Does a module or package (path without `.py`) import torch or einops in its first
+    files? Bounded: a large package that imports neither costs at most _SCAN_FILES reads."""
+    if os.path.isfile(package + ".py"):
+        files = [package + ".py"]
+    else:
+        files = []
+        for folder, dirs, names in os.walk(package):
+            dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__pycache__", "test")))
+            files.extend(os.path.join(folder, n) for n in sorted(names) if n.endswith(".py"))
+            if len(files) >= _SCAN_FILES:
+                break
+    for path in files[:_SCAN_FILES]:
+        try:
+            with open(path, "rb") as f:
+                if _IMPORTS_TORCH.search(f.read(_SCAN_BYTES)):
+                    return True
+        except OSError:
+            continue
+    return False
 
 
 def _inside(path: str, folder: str) -> bool:

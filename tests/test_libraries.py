@@ -87,6 +87,31 @@ def test_a_library_block_gives_shapes_and_only_its_module_runs(tmp_path):
     assert result.diagnostics == []
 
 
+def test_a_library_that_imports_torch_without_declaring_it_is_read(tmp_path):
+    # research packages often leave torch out of their metadata (it is "already installed")
+    site = tmp_path / "site"
+    _write(site, "protlib/__init__.py", "from .data import Vocab\n")
+    _write(site, "protlib/constants.py", "TOKS = {'toks': ['A', 'C', 'D', 'E']}\n")
+    _write(site, "protlib/data.py", """
+        from protlib.constants import TOKS
+
+        class Vocab:
+            def __init__(self, extra=("<pad>", "<eos>")):
+                self.all_toks = list(extra) + TOKS["toks"]
+                self.index = {t: i for i, t in enumerate(self.all_toks)}
+                self.eos_idx = self.index["<eos>"]
+    """)
+    _write(site, "protlib/model.py", "import torch\n")
+    _dist(site, "protlib", "protlib", ["biopython ; extra == 'fold'"])
+    user = tmp_path / "ws" / "model.py"
+    user.parent.mkdir()
+    text = "import torch\nfrom protlib import Vocab\nv = Vocab()\nz = torch.zeros(len(v.all_toks), v.eos_idx)\n"
+    host = AnalysisHost(EngineSettings(library_paths=(str(site),)), workspace_root=str(user.parent))
+    host.set_file(str(user), text)
+    shapes = {f.text: f.shape for f in host.analyze(str(user)).facts if f.is_target}
+    assert shapes["z"] == "Tensor[6, 1]"
+
+
 def test_no_library_path_means_no_library(tmp_path):
     site = _site(tmp_path)
     user = tmp_path / "model.py"
