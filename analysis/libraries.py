@@ -226,21 +226,25 @@ def _read_distribution(base: str, info: str):
 
 
 
-_IMPORTS_TORCH = re.compile(rb"^[ \t]*(?:import|from)[ \t]+(?:torch|einops)\b", re.MULTILINE)
+# At the start of a line: a module-level import, not one a function tries (scipy's conftest)
+_IMPORTS_TORCH = re.compile(rb"^(?:import|from)[ \t]+(?:torch|einops)\b", re.MULTILINE)
 _SCAN_FILES = 200  # a package's files read to find a torch import (the first ones os.walk gives)
 _SCAN_BYTES = 64_000  # of each
 
 
 def _source_imports_torch(package: str) -> bool:
     """Does a module or package (path without `.py`) import torch or einops in its first
-    files? Bounded: a large package that imports neither costs at most _SCAN_FILES reads."""
+    public files? Private folders are skipped: a vendored compatibility layer (scipy's
+    `_lib/array_api_compat/torch`) says nothing of what the package is about. Bounded: a
+    large package that imports neither costs at most _SCAN_FILES reads."""
     if os.path.isfile(package + ".py"):
         files = [package + ".py"]
     else:
         files = []
         for folder, dirs, names in os.walk(package):
-            dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__pycache__", "test")))
-            files.extend(os.path.join(folder, n) for n in sorted(names) if n.endswith(".py"))
+            dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_", "test")))
+            files.extend(os.path.join(folder, n) for n in sorted(names)
+                         if n.endswith(".py") and n != "conftest.py" and not n.startswith("test"))
             if len(files) >= _SCAN_FILES:
                 break
     for path in files[:_SCAN_FILES]:

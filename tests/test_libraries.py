@@ -112,6 +112,28 @@ def test_a_library_that_imports_torch_without_declaring_it_is_read(tmp_path):
     assert shapes["z"] == "Tensor[6, 1]"
 
 
+def test_a_torch_import_in_a_private_folder_or_a_function_keeps_a_library_opaque(tmp_path):
+    # scipy vendors a torch compatibility layer under `_lib/` and tries `import torch` in its
+    # conftest: still a library about arrays, and its `pad_len` stays opaque (not read)
+    site = tmp_path / "site"
+    _write(site, "arrlib/__init__.py", "def pad_len(n):\n    return n + 1\n")
+    _write(site, "arrlib/_compat/torch_shim.py", "import torch\n")
+    _write(site, "arrlib/conftest.py", "def backends():\n    import torch\n")
+    _dist(site, "arrlib", "arrlib", ["numpy"])
+    user = tmp_path / "ws" / "model.py"
+    user.parent.mkdir()
+    text = "import torch\nfrom arrlib import pad_len\nz = torch.zeros(pad_len(3))\n"
+    host = AnalysisHost(EngineSettings(library_paths=(str(site),)), workspace_root=str(user.parent))
+    host.set_file(str(user), text)
+    shapes = {f.text: f.shape for f in host.analyze(str(user)).facts if f.is_target}
+    assert "z" not in shapes  # torch.zeros of a number not known: no shape
+    _write(site, "arrlib/ops.py", "import torch\n")  # a public module importing torch: read
+    host = AnalysisHost(EngineSettings(library_paths=(str(site),)), workspace_root=str(user.parent))
+    host.set_file(str(user), text)
+    shapes = {f.text: f.shape for f in host.analyze(str(user)).facts if f.is_target}
+    assert shapes["z"] == "Tensor[4]"
+
+
 def test_no_library_path_means_no_library(tmp_path):
     site = _site(tmp_path)
     user = tmp_path / "model.py"
