@@ -555,7 +555,8 @@ def _record_probe_ranks(frame, spec, s_args, s_kwargs, module):
         if ctor_tensors is not None and all(v is not t for t in ctor_tensors):
             continue  # a layer's size (`nn.Linear(dim, dim)`): an int, no sign of a tensor
         attrs = dict(module.attrs, training=module.training) if module is not None else None
-        ranks, pins, preserving, kept, ignored = generic.admitted_ranks(spec, s_args, s_kwargs, v, attrs)
+        ranks, pins, preserving, kept, ignored = generic.admitted_ranks(
+            spec, s_args, s_kwargs, v, attrs, join_probes=frame.engine.joining_probes > 0)
         if ignored == generic.RAISED and spec.name.startswith("Tensor.") and s_args and s_args[0] is v:
             pass  # `x.view(b, n, -1)`: the tensor whose method it is, whatever the sizes are
         elif ignored:

@@ -19,13 +19,14 @@ every value, never a warning (dispatch.run_op).
 """
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from dataclasses import dataclass
 
 from . import ir
 from .frames import reachable
 from . import shapes as S
-from .ops.spec import Dtype, OpContext, ShapeError, SomeTensors, TensorValue, Unknowable, run_spec
+from .ops.spec import Dtype, OpContext, LegacyEmpty, ShapeError, SomeTensors, TensorValue, Unknowable, run_spec
 from .shapes import UNKNOWN
 
 MAX_RANK = 6
@@ -144,7 +145,8 @@ def same_shape_layer_name(v) -> str | None:
 
 def _int_tuple(v) -> bool:
     from .values import ListVal
-    return isinstance(v, ListVal) and v.kind == "tuple" and 0 < len(v.items) <= 8 and \
+    # (a list too: `in_channels=[256, 512, 1024]` scaled by a width multiplier)
+    return isinstance(v, ListVal) and v.kind in ("tuple", "list") and 0 < len(v.items) <= 8 and \
         all(type(d) is int for d in v.items)
 
 
@@ -353,7 +355,8 @@ def broadcast_renaming(shown, conditions, renamable: set | None = None) -> dict:
             diff = S.sub(a, b)
             names = S.free_symbols(diff)
             if len(names) == 2 and names <= owner.keys():
-                first, later = sorted(names, key=lambda n: (renamable is not None and n in renamable, owner[n], n))
+                first, later = sorted(names, key=lambda n: (renamable is not None and n in renamable,
+                                                            _named_after_input(n, shown), owner[n], n))
                 if owner[first] != owner[later] and (renamable is None or later in renamable) and \
                         S.substitute(diff, {later: S.sym(first)}) == 0:
                     mapping[later] = S.sym(first)  # a renaming: `H - 2 == y_H - 2`
@@ -366,6 +369,12 @@ def broadcast_renaming(shown, conditions, renamable: set | None = None) -> dict:
         if not found:
             break
     return mapping
+
+
+def _named_after_input(name: str, shown) -> bool:
+    """A dim made up for an input (`skip_C`): the name of a size the code has (`c`) reads
+    better where the body makes them equal."""
+    return any(name.startswith(f"{param}_") for param, _ in shown)
 
 
 def _solved_for(diff, renamable: set):
@@ -432,7 +441,7 @@ def _rank_subject(node):
 RAISED = "raised"  # admitted_ranks' `ignored` when the op cannot run with a tensor there at all
 
 
-def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
+def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None, join_probes=False):
     """(admitted ranks or None, {rank: {dim index: value the op requires}}, preserving, kept)
     for the op on fresh dims of each rank: a rank is admitted unless the op fails for every
     value of the dims (None: it fails for none, or cannot run with what else it was given);
@@ -446,8 +455,9 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
     for rank in range(0, MAX_RANK + 1):
         names = [f"_rank{rank}_{i}" for i in range(rank)]
         trial = TensorValue(tuple(S.sym(n) for n in names))
-        t_args = [_with_trial(a, probe, trial) for a in args]
-        t_kwargs = {k: _with_trial(v, probe, trial) for k, v in kwargs.items()}
+        joined = rank if join_probes and spec.name in JOINING_OPS else None
+        t_args = [_with_trial(a, probe, trial, joined) for a in args]
+        t_kwargs = {k: _with_trial(v, probe, trial, joined) for k, v in kwargs.items()}
         required: list = []
         ctx = OpContext(op_name=spec.name, checker=lambda c: _undecided(c, required))
         try:
@@ -458,7 +468,7 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):
                 out = run_spec(spec, ctx, t_args, t_kwargs)
             if isinstance(out, SomeTensors):  # pieces whose count depends on the dims
                 raise Unknowable("a count of pieces")
-        except ShapeError:
+        except (ShapeError, LegacyEmpty):
             informative = True
             continue
         except Unknowable:
@@ -511,18 +521,19 @@ _RANKS_CACHE_SIZE = 4096
 _uncached_admitted_ranks = admitted_ranks
 
 
-def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None):  # noqa: F811
+def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None, join_probes=False):  # noqa: F811
     try:
-        key = (id(spec), spec.name, tuple(_trial_key(a, probe) for a in args),  # specs live as long as the process
+        key = (id(spec), spec.name, join_probes and spec.name in JOINING_OPS,
+               tuple(_trial_key(a, probe) for a in args),  # specs live as long as the process
                tuple((k, _trial_key(v, probe)) for k, v in kwargs.items()),
                None if forward_attrs is None else
                tuple((k, _trial_key(v, probe)) for k, v in forward_attrs.items()))
         hash(key)
     except (_NoKey, TypeError, RecursionError):
-        return _uncached_admitted_ranks(spec, args, kwargs, probe, forward_attrs)
+        return _uncached_admitted_ranks(spec, args, kwargs, probe, forward_attrs, join_probes)
     hit = _RANKS_CACHE.get(key)
     if hit is None:
-        hit = _RANKS_CACHE[key] = _uncached_admitted_ranks(spec, args, kwargs, probe, forward_attrs)
+        hit = _RANKS_CACHE[key] = _uncached_admitted_ranks(spec, args, kwargs, probe, forward_attrs, join_probes)
         if len(_RANKS_CACHE) > _RANKS_CACHE_SIZE:
             _RANKS_CACHE.popitem(last=False)
     else:
@@ -541,14 +552,30 @@ def same_rank_probe(v, probe) -> bool:
                           and not v.weak and not probe.weak)
 
 
-def _with_trial(v, probe, trial):
+# Ops joining tensors of one rank: another input of unknown rank joined to the probe
+# (`torch.cat([q, k, v], -1)`, all of them inputs) is tried at the probe's rank, when
+# the inputs left open are probed again (infer.probe_inputs: `join_probes`). Not on the
+# first probing, where an input's rank should come from its own uses, and the input
+# with the strongest ones takes the plain dim names.
+JOINING_OPS = frozenset({"torch.cat", "torch.concat", "torch.concatenate", "torch.stack"})
+
+
+def _with_trial(v, probe, trial, joined_rank=None):
     """`v` with the probe (and values of its rank from the same input, also in a tuple or
-    list: `torch.cat((x.mean(-1), x.mean(-2)), dim=-1)`) replaced by the trial."""
+    list: `torch.cat((x.mean(-1), x.mean(-2)), dim=-1)`) replaced by the trial; with
+    `joined_rank`, the other probes in that list by fresh dims of that rank."""
     if same_rank_probe(v, probe):
         return trial
     if type(v) in (tuple, list) and any(same_rank_probe(x, probe) for x in v):
-        return type(v)(trial if same_rank_probe(x, probe) else x for x in v)
+        return type(v)(trial if same_rank_probe(x, probe) else
+                       _joined_trial(x, joined_rank, i) if joined_rank is not None and is_probe(x) else x
+                       for i, x in enumerate(v))
     return v
+
+
+def _joined_trial(other, rank: int, position: int):
+    """Another input of unknown rank in a joined list, at the probe's rank: dims of its own."""
+    return TensorValue(tuple(S.sym(f"_joined{position}_{i}") for i in range(rank)), other.dtype)
 
 
 def _trial_key(v, probe):
@@ -661,7 +688,7 @@ def _undecided(cond, required: list):
 
 def _pinned(conds, names) -> dict:
     """Dim index -> value, from required equalities `trial dim == value` whose value has no
-    trial dim in it."""
+    trial dim in it (nor one of another input tried with it: _joined_trial)."""
     index = {n: i for i, n in enumerate(names)}
     out = {}
     for c in conds:
@@ -670,7 +697,8 @@ def _pinned(conds, names) -> dict:
         for a, b in (c.args, c.args[::-1]):
             syms = a.symbols() if isinstance(a, S.Expr) else set()
             if len(syms) == 1 and a == S.sym(next(iter(syms))) and next(iter(syms)) in index:
-                if not (isinstance(b, S.Expr) and b.symbols() & index.keys()) and b is not UNKNOWN:
+                if not (isinstance(b, S.Expr) and any(n in index or n.startswith("_joined") for n in b.symbols())) \
+                        and b is not UNKNOWN:
                     out[index[next(iter(syms))]] = b
     return out
 
@@ -742,10 +770,15 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None,
                 invented.add(name)
         return TensorValue(None, tail=tail, lead=lead if tail else None)
     rank = next(iter(ranks))
+    base = (_CONVENTIONAL if spatial else {**_CONVENTIONAL, **_SEQUENCE}).get(rank) \
+        or tuple(f"d{i}" for i in range(rank))
+    conventional = base if first else tuple(f"{param}_{n}" for n in base)
     if names is None or len(names) != rank:
-        base = (_CONVENTIONAL if spatial else {**_CONVENTIONAL, **_SEQUENCE}).get(rank) \
-            or tuple(f"d{i}" for i in range(rank))
-        names = base if first else tuple(f"{param}_{n}" for n in base)
+        names = conventional
+    else:
+        # `B, S, _ = x.shape`: the dim unpacked into `_` takes its conventional name (`C`)
+        names = tuple(conventional[i] if _PLACEHOLDER.fullmatch(n) and conventional[i] not in names else n
+                      for i, n in enumerate(names))
     dims = [S.sym(n) for n in names]
     # A dim every use pins to the same value is that value (`C == 3` before a
     # Conv2d(3, ...)); uses that disagree leave the symbol, and the op then fails for
@@ -760,6 +793,9 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None,
     if batch is not None and rank and isinstance(dims[0], S.Expr) and (assumed or _batch_assumed(uses, rank)):
         batch[param] = names[0]
     return TensorValue(tuple(dims), Dtype("int64") if integer else None)
+
+
+_PLACEHOLDER = re.compile(r"_\d+")  # the name of a dim unpacked into `_` (statements.py)
 
 
 def _pinned_last(pin_sets, ranks):

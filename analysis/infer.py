@@ -72,6 +72,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.called_units: set = set()
         self.soft_conditions: set = set()  # requirements on made-up symbols (dispatch._rests_on_soft)
         self.probing = 0  # > 0 while a generic context's inputs are being probed (generic.py)
+        self.joining_probes = 0  # > 0 while inputs left open are probed again (probe_inputs)
         # > 0 while calling what may never run (one of a few modules, a second layer of a
         # Sequential of unknown length, a way partly known): no diagnostic, in any frame the
         # call opens; those calls are memoized apart (memo.call_user)
@@ -504,6 +505,29 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             given = {n: inputs[n] for n in conventional}
             inputs = {**given, **self.probe_inputs(fn, args, {**kwargs, **given}, others, generic, invented,
                                                    optional, plain_names=False)}
+            return inputs
+        open_ = [n for n in names if n in inputs and inputs[n].shape is None]
+        ranked = {n: t for n, t in inputs.items() if t.shape is not None}
+        if open_ and ranked:
+            # An input only ever joined to another one (`torch.cat([self.up(x), skip], 1)`):
+            # its probe met a probe, which admits any rank; with the ranked ones given, the
+            # op tells its rank and the dims it shares.
+            # The plain names (`C`) unless the ranked ones made up the same: an annotation
+            # of the ranked ones reads back alike (a lone generic input takes plain names).
+            made_again: set = set()
+            given = {**kwargs, **ranked}
+            self.joining_probes += 1
+            try:
+                again = self.probe_inputs(fn, args, given, open_, generic, made_again, optional)
+                if made_again & made_dims:
+                    made_again = set()
+                    again = self.probe_inputs(fn, args, given, open_, generic, made_again, optional,
+                                              plain_names=False)
+            finally:
+                self.joining_probes -= 1
+            if invented is not None:
+                invented |= made_again
+            inputs.update({n: t for n, t in again.items() if t.shape is not None})
         return inputs
 
     def _rank_open_inputs(self, fn, args, kwargs, inputs, generic, invented, renamable=frozenset(),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import shapes as S
 from ..shapes import UNKNOWN
 from .shape_ops import is_dim
-from .spec import (ILLEGAL_VALUE, IMPROPER_VALUE, SHAPE_MISMATCH, Pieces, SomeTensors, TensorValue, Unknowable,
+from .spec import (ILLEGAL_VALUE, IMPROPER_VALUE, SHAPE_MISMATCH, Pieces, SomeTensors, TensorValue, Unknowable, LegacyEmpty,
                    is_tensor, op, promote)
 
 
@@ -70,7 +70,7 @@ def cat_shapes(ctx, tensors, dim, name="torch.cat()"):
     d = ctx.wrap_dim(dim, r)
     kept = [(i, s) for i, s in enumerate(shapes) if not (r != 1 and _is_legacy_empty(s))]
     if r != 1 and any(len(s) == 1 and not isinstance(s[0], int) for _, s in kept):
-        raise Unknowable("a 1-D tensor that may be a legacy empty tensor")
+        raise LegacyEmpty("a 1-D tensor that may be a legacy empty tensor")
     total = 0
     for i, s in kept:
         if len(s) != r:

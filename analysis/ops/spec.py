@@ -80,6 +80,12 @@ class Unknowable(Exception):
     """The spec cannot say anything: the result is Unknown and no diagnostic is made."""
 
 
+class LegacyEmpty(Unknowable):
+    """A 1-D tensor among others of a higher rank may be the empty tensor `torch.cat`
+    skips (PyTorch's legacy rule): Unknown here, but a rank no model code means for an
+    input of unknown rank (generic.admitted_ranks does not admit it)."""
+
+
 # Parameters of torch ops and layers that never change a result's shape: a `**kwargs` of
 # unknown content spread into a call that gives every other parameter explicitly changes
 # no shape (`Conv2d(in_ch, out_ch, k, stride, padding, **kwargs)` in a block nobody builds).
