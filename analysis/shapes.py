@@ -374,10 +374,9 @@ def _split_multiples(a: Dim, b: Expr):
     return Expr.make(q), Expr.make(r)
 
 
-def _cancel_common(a: Dim, b: Expr):
-    """(a/g, b/g) for the positive factor g every term of a and b shares (symbols, which
-    are >= 1, and the gcd of the coefficients), or None: floor(g*x / (g*y)) = floor(x / y)
-    for g > 0, so `3*b*n*dim // (3*b*n*heads)` is `dim//heads`."""
+def _common_factor(a: Dim, b: Expr):
+    """(symbols, coefficient) of the positive factor g every term of a and b shares
+    (symbols, which are >= 1, and the gcd of the coefficients), or None when it is 1."""
     import math
 
     terms = list(_poly(a).items()) + list(b.terms.items())
@@ -395,6 +394,16 @@ def _cancel_common(a: Dim, b: Expr):
         coef = math.gcd(coef, abs(c))
     if not common and coef <= 1:
         return None
+    return tuple(common), coef
+
+
+def _cancel_common(a: Dim, b: Expr):
+    """(a/g, b/g) for the common factor g (_common_factor), or None: floor(g*x / (g*y)) =
+    floor(x / y) for g > 0, so `3*b*n*dim // (3*b*n*heads)` is `dim//heads`."""
+    found = _common_factor(a, b)
+    if found is None:
+        return None
+    common, coef = found
 
     def divide(poly):
         out = {}
@@ -437,8 +446,15 @@ def mod(a: Dim, b: Dim) -> Dim:
     if isinstance(b, int) and b > 0:
         if all(c % b == 0 for c in _poly(a).values()):
             return 0
-    elif isinstance(b, Expr) and _exact_divide(a, b) is not None:
-        return 0
+    elif isinstance(b, Expr):
+        if _exact_divide(a, b) is not None:
+            return 0
+        reduced = _cancel_common(a, b)
+        if reduced is not None:
+            # g*x mod g*y = g*(x mod y) for g > 0: `B*S*dim % (B*S*heads)`, a view's check,
+            # is `B*S*(dim % heads)`, which the solver decides where the product times out
+            common, coef = _common_factor(a, b)
+            return mul(Expr.make({common: coef}), mod(*reduced))
     return Expr.make({(Atom("mod", (a, b)),): 1})
 
 
