@@ -215,6 +215,22 @@ def _dict(engine, args, kwargs, site):
     return engine.new_obj(d)
 
 
+def _bool(engine, args, kwargs, site):
+    """bool(x). A default flag of a class nobody builds stays one (`self.affine =
+    bool(affine)`, then `if self.affine:` runs both ways), and a None or 0 default becomes
+    a False one; a condition stays a condition (its `if` asks the solver)."""
+    from . import generic
+    if not args:
+        return False
+    v = args[0]
+    if isinstance(v, generic.DefaultBool) or isinstance(v, S.Cond):
+        return v
+    if isinstance(v, (generic.DefaultNone, generic.DefaultZero)):
+        return generic.DefaultBool(False)
+    known = engine.truth(None, v)
+    return UNKNOWN if known is None else known
+
+
 def _int(engine, args, kwargs, site):
     if not args:
         return 0
@@ -1190,7 +1206,7 @@ def _map(engine, args, kwargs, site):
 _TABLE = {
     "builtins.len": _len, "builtins.range": _range, "builtins.enumerate": _enumerate,
     "builtins.zip": _zip, "builtins.list": _list, "builtins.tuple": _tuple,
-    "builtins.dict": _dict, "builtins.int": _int, "builtins.float": _float,
+    "builtins.dict": _dict, "builtins.int": _int, "builtins.float": _float, "builtins.bool": _bool,
     "builtins.isinstance": _isinstance, "builtins.min": _minmax(min), "builtins.max": _minmax(max),
     "builtins.sum": _sum, "builtins.abs": _abs, "builtins.round": _round,
     "builtins.reversed": _reversed, "builtins.sorted": _sorted, "builtins.any": _anyall(any),

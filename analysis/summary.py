@@ -1222,16 +1222,18 @@ class _Params:
     def _declared_in(self, cls):
         names, frozen = set(), set()
         for c in cls.mro():
-            got = self._declared.get(c.path)
+            got = self._declared.get((c.path, c.qualname))
             if got is None:
-                text = _text(self.engine, c.path)
+                # (the class's own text: `self.weight = weight` of a plain tensor is no
+                # parameter because another class of the file declares its weight)
+                text = _class_source(_text(self.engine, c.path), c.qualname)
                 n, f = set(), set()
                 for m in _PARAM_ASSIGN.finditer(text):
                     n.add(m.group(1))
                     if re.search(r"requires_grad\s*=\s*False", _call_arguments(text, m.start(2))):
                         f.add(m.group(1))
                 n.update(_PARAM_REGISTER.findall(text))
-                got = self._declared[c.path] = (n, f)
+                got = self._declared[(c.path, c.qualname)] = (n, f)
             names |= got[0]
             frozen |= got[1]
         return names, frozen
@@ -1251,6 +1253,24 @@ def _layer_tensors(attrs: dict):
 
 def _has_unknown(shape) -> bool:
     return any(d is UNKNOWN for d in shape)
+
+
+def _class_source(text: str, qualname: str) -> str:
+    """The lines of class `qualname` in a file's text: its header, then every line more
+    indented (blank lines and comments too); the whole text when no header is found."""
+    name = qualname.rsplit(".", 1)[-1]
+    header = re.search(rf"^([ \t]*)class[ \t]+{re.escape(name)}\b", text, re.MULTILINE)
+    if header is None:
+        return text
+    indent = len(header.group(1))
+    lines = text[header.start():].split("\n")
+    kept = [lines[0]]
+    for line in lines[1:]:
+        body = line.strip()
+        if body and not body.startswith("#") and len(line) - len(line.lstrip()) <= indent:
+            break
+        kept.append(line)
+    return "\n".join(kept)
 
 
 def _text(engine, path) -> str:

@@ -35,25 +35,36 @@ def _shapes(args) -> tuple:
 
 def torch_calls(path: str) -> dict:
     """Run the file as __main__; {(class name, input shapes): (module, inputs)} for the
-    first call of each module whose class the file defines."""
+    first call of each module whose class the file defines. `inputs` is (args, kwargs):
+    a keyword (`model(tokens, return_contacts=True)`) changes which layers run."""
     calls: dict = {}
 
-    def hook(module, args):
+    def kept(a):
+        return a.detach().clone() if isinstance(a, torch.Tensor) else a
+
+    def record(module, args, kwargs):
         cls = type(module)
         if cls.__module__ == "__main__" or getattr(cls, "__module__", "") == "<run_path>":
             key = (cls.__qualname__, _shapes(args))
             seen = calls.setdefault(key, [])
             if len(seen) < 4 and all(m is not module for m, _ in seen):
-                seen.append((module, tuple(a.detach().clone() if isinstance(a, torch.Tensor) else a for a in args)))
+                seen.append((module, (tuple(kept(a) for a in args), {k: kept(v) for k, v in kwargs.items()})))
 
-    handle = torch.nn.modules.module.register_module_forward_pre_hook(hook)
+    # (a global forward pre-hook is not given the keyword arguments)
+    plain_call = torch.nn.Module.__call__
+
+    def call(module, *args, **kwargs):
+        record(module, args, kwargs)
+        return plain_call(module, *args, **kwargs)
+
+    torch.nn.Module.__call__ = call
     torch.manual_seed(0)
     try:
         runpy.run_path(path, run_name="__main__")
     except Exception:  # noqa: BLE001 - a sample with a shape bug stops there; calls before count
         pass
     finally:
-        handle.remove()
+        torch.nn.Module.__call__ = plain_call
     return calls
 
 
@@ -61,7 +72,8 @@ def torchinfo_rows(module, inputs):
     """(rows, total, trainable). The totals are torch's own (`module.parameters()`), which
     torchinfo's top row shows: its "Total params" line counts a tied weight once per layer
     holding it."""
-    stats = torchinfo.summary(module, input_data=list(inputs), verbose=0, depth=64)
+    args, kwargs = inputs
+    stats = torchinfo.summary(module, input_data=list(args), verbose=0, depth=64, **kwargs)
     rows = [(layer.class_name, layer.depth, layer.var_name, list(layer.output_size), layer.num_params)
             for layer in stats.summary_list]
     params = list(module.parameters())
@@ -204,7 +216,6 @@ KNOWN_CORPUS: dict = {
     "rw_block_recurrent.py": _METHOD_CALLS,
     "rw_compressive_transformer.py": "the ConvCompress row (compress_mem_fn, called on the memories) is "
                                      "not where torchinfo lists it",
-    "rw_egnn.py": "an nn.Identity (node_norm) gets a row where torchinfo lists none",
     "rw_nbeats.py": "the parameter total is 22,764 where torchinfo counts 22,674 (not yet traced; its "
                     "blocks share one Linear through `self.theta_f_fc = self.theta_b_fc = nn.Linear(...)`)",
     "rw_axial_attention.py": "parameters made by setattr(self, f'param_{i}', nn.Parameter(...)) are not "
@@ -214,16 +225,18 @@ KNOWN_CORPUS: dict = {
                     "first runs, the summary at each place",
     "rw_fast_transformer.py": "one RotaryEmbedding shared by every FastAttention: torchinfo marks the "
                               "blocks after the first '(recursive)' and lists them in another order",
+    "rw_coca.py": "a module called with an int from a method of its parent (rotary_emb(n, device=...) in "
+                  "get_rotary_embedding) gets a row; torchinfo lists it elsewhere",
+    "rw_nnaudio_mel.py": "a tensor registered as a parameter on one way of an `if` and as a buffer on the "
+                         "other (nnAudio's mel_basis, trainable_mel=False) is counted as a parameter: "
+                         "declared parameters are read from the class's text, not per path; and the "
+                         "output of nnAudio's STFT is not known",
     "rw_palm.py": "a module called with an int (RotaryEmbedding(n, device=...)) gets a row; torchinfo "
                   "lists it elsewhere",
-    "rw_segformer.py": "MiT summarized alone: torchinfo calls it with the input only (its last stage); "
-                       "the summary uses the call Segformer makes (return_layer_outputs=True, a list)",
     "rw_rtdl.py": "an nn.Sequential of blocks gets a row where torchinfo lists its blocks only, and "
                   "FTTransformer's ModuleDict of embeddings (called through its items) gets a row",
     "rw_wavenet.py": "the speaker Embedding (called on a (B, 1) index) is listed where torchinfo lists "
                      "it in another order",
-    "rw_uformer.py": "one attention module called with and without a skip input (batch 1 and 2): the "
-                     "rows pair the calls in another order than torchinfo",
 }
 
 
