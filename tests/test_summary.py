@@ -76,6 +76,42 @@ def test_parameters_are_what_nn_parameter_wraps(tmp_path):
     assert [(r.name, r.output_shape, r.params) for r in s.rows] == [("M", (8, 4), 18), ("bn", (8, 4), 8)]
 
 
+def test_a_parameter_of_another_class_or_behind_bool_of_a_flag(tmp_path):
+    # `weight` is an nn.Parameter of Norm, not of Head (there a plain tensor passed in), and
+    # `bool(affine)` keeps the flag: Norm has its 2 * 32 parameters
+    s = _summary(tmp_path, """
+        import torch
+        import torch.nn as nn
+
+        class Norm(nn.Module):
+            def __init__(self, dim, affine=True):
+                super().__init__()
+                self.affine = bool(affine)
+                if self.affine:
+                    self.weight = nn.Parameter(torch.ones(dim))
+                    self.bias = nn.Parameter(torch.zeros(dim))
+                else:
+                    self.weight, self.bias = None, None
+
+            def forward(self, x):
+                return x * self.weight + self.bias if self.affine else x
+
+        class Head(nn.Module):
+            def __init__(self, dim, vocab, weight):
+                super().__init__()
+                self.norm = Norm(dim)
+                self.weight = weight
+                self.bias = nn.Parameter(torch.zeros(vocab))
+
+            def forward(self, x):
+                return self.norm(x) @ self.weight.t() + self.bias
+
+        head = Head(32, 25, torch.randn(25, 32))
+        y = head(torch.randn(2, 32))
+        """, "Head")
+    assert [(r.name, r.params) for r in s.rows] == [("Head", 64 + 25), ("norm", 64)]
+
+
 def test_module_level_variable_and_default_model(tmp_path):
     code = """
         import torch
