@@ -13,7 +13,7 @@ from .ops.spec import SomeTensors, TensorValue
 from . import configs, generators, pybuiltins
 from .annotations import tensor_from_annotation
 from .generic import GENERIC_REST, context_notes, generic_hyperparameter
-from .name_uses import name_uses, sequence_parameter
+from .name_uses import name_uses, sequence_parameter, used_as_no_number
 from .frames import MAX_DEPTH, CALL_STEPS, reachable, depth_exceeded, over_step_limit, Dep, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
 
 
@@ -231,8 +231,10 @@ class MemoMixin:
             if unknown and all(p.kind in ("pos", "kwonly") for p in unit.params):
                 if fn.unit_key.endswith(".__init__"):
                     # (by its default's kind: a flag not known runs both ways, never as a
-                    # size, which is always true: `Inner(bidirectional=not causal)`)
-                    bound.update({n: generic_hyperparameter(n, _flag_default(fn, n)) for n in unknown})
+                    # size, which is always true: `Inner(bidirectional=not causal)`; one the
+                    # body uses as no number is, `len(in_degrees)`, stays Unknown)
+                    bound.update({n: generic_hyperparameter(n, _flag_default(fn, n)) for n in unknown
+                                  if not used_as_no_number(unit, n)})
                 else:
                     probed = self.probe_inputs(fn, [], dict(bound), unknown, invented=made_up)
                     bound.update(probed)

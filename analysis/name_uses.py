@@ -152,6 +152,13 @@ def sequence_parameter(unit, name: str) -> bool:
     return u is not None and (u.iterated or u.indexed) and not (u.called or u.attrs or u.scalar)
 
 
+def used_as_no_number(unit, name: str) -> bool:
+    """Does the body use `name` as something a number is not: iterated, indexed, called, or
+    an attribute read (`len(in_degrees)`, even if it is also compared)?"""
+    u = name_uses(unit).get(name)
+    return u is not None and (u.iterated or u.indexed or u.called or bool(u.attrs))
+
+
 def number_parameters(unit) -> frozenset:
     """The names a unit uses as numbers only (`2 * rel_pos_length - 1`): a constructor's None
     default of one is given as a size (its symbol); a tensor or a layer passed in

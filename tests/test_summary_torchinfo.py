@@ -198,7 +198,10 @@ _METHOD_CALLS = ("layers called from a module's methods other than forward (a st
                  "and the layers under it; the summary lists those layers where the methods run")
 KNOWN_SAMPLES: dict = {"state_router.py": _METHOD_CALLS,
                        "masked_norm.py": "a size that depends on the mask's values (masked_select) is `?` in "
-                                         "the summary; torchinfo shows the value of its one run"}
+                                         "the summary; torchinfo shows the value of its one run",
+                       "sequence_argument_unknown.py": "a layer built from a value the analysis cannot compute "
+                                                       "(the length of a random tensor): its output and "
+                                                       "parameter count are `?`"}
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(reason=KNOWN_SAMPLES[p.name], strict=True))
