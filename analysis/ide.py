@@ -434,6 +434,7 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
     unevaluated: set = set()  # nodes a context reached and could not evaluate
     rank_blind: set = set()  # ... with an argument of unknown rank: their rank is not known
     kind_unknown: set = set()  # ... where not even the value's kind (tensor, tuple) was known
+    kind_unknown_run: set = set()  # ... by a context the file really runs (engine.real_ids)
     labels = context_labels(engine) if len(entries) > 1 else {}
     trusted = _trusted_ids(engine) if len(entries) > 1 else None
     sources: dict = {}  # node -> {value text: the contexts it comes from}
@@ -462,6 +463,8 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
                     rank_blind.add(key[3])
                 if "whole" in vals:
                     kind_unknown.add(key[3])
+                    if entry.id in engine.real_ids:
+                        kind_unknown_run.add(key[3])
             else:
                 bucket = facts.setdefault(key[2], [])
                 if labels:
@@ -497,7 +500,10 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
             # Some call of this def could not evaluate this line: what it computed there is
             # unknown, so no single concrete shape is claimed (nor a rank, when that call's
             # argument had an unknown rank: `look_one_back(x)` on rank-3 and rank-4 tensors).
-            joined = _unknown_dims(joined, rank=nid in rank_blind)
+            # (nor when a call the file really makes did not know even the value's kind: a
+            # whole result Unknown may be of another rank, esm's attention weights averaged
+            # over the heads on another path; made-up contexts keep the rank the others show)
+            joined = _unknown_dims(joined, rank=nid in rank_blind or nid in kind_unknown_run)
             if nid in kind_unknown and isinstance(joined, ListVal):
                 joined = UNKNOWN  # a tuple here, and who knows what there: no structure claimed
             variants = variants or (value_text(vals[0]),)
