@@ -103,13 +103,17 @@ def test_a_library_that_imports_torch_without_declaring_it_is_read(tmp_path):
     """)
     _write(site, "protlib/model.py", "import torch\n")
     _dist(site, "protlib", "protlib", ["biopython ; extra == 'fold'"])
-    user = tmp_path / "ws" / "model.py"
-    user.parent.mkdir()
     text = "import torch\nfrom protlib import Vocab\nv = Vocab()\nz = torch.zeros(len(v.all_toks), v.eos_idx)\n"
+    assert _target_shapes(tmp_path, site, text)["z"] == "Tensor[6, 1]"
+
+
+def _target_shapes(tmp_path, site, text) -> dict:
+    """{target: shape} of a workspace file `text` analysed with the library folder `site`."""
+    user = tmp_path / "ws" / "model.py"
+    user.parent.mkdir(exist_ok=True)
     host = AnalysisHost(EngineSettings(library_paths=(str(site),)), workspace_root=str(user.parent))
     host.set_file(str(user), text)
-    shapes = {f.text: f.shape for f in host.analyze(str(user)).facts if f.is_target}
-    assert shapes["z"] == "Tensor[6, 1]"
+    return {f.text: f.shape for f in host.analyze(str(user)).facts if f.is_target}
 
 
 def test_a_torch_import_in_a_private_folder_or_a_function_keeps_a_library_opaque(tmp_path):
@@ -120,18 +124,10 @@ def test_a_torch_import_in_a_private_folder_or_a_function_keeps_a_library_opaque
     _write(site, "arrlib/_compat/torch_shim.py", "import torch\n")
     _write(site, "arrlib/conftest.py", "def backends():\n    import torch\n")
     _dist(site, "arrlib", "arrlib", ["numpy"])
-    user = tmp_path / "ws" / "model.py"
-    user.parent.mkdir()
     text = "import torch\nfrom arrlib import pad_len\nz = torch.zeros(pad_len(3))\n"
-    host = AnalysisHost(EngineSettings(library_paths=(str(site),)), workspace_root=str(user.parent))
-    host.set_file(str(user), text)
-    shapes = {f.text: f.shape for f in host.analyze(str(user)).facts if f.is_target}
-    assert "z" not in shapes  # torch.zeros of a number not known: no shape
+    assert "z" not in _target_shapes(tmp_path, site, text)  # torch.zeros of a number not known
     _write(site, "arrlib/ops.py", "import torch\n")  # a public module importing torch: read
-    host = AnalysisHost(EngineSettings(library_paths=(str(site),)), workspace_root=str(user.parent))
-    host.set_file(str(user), text)
-    shapes = {f.text: f.shape for f in host.analyze(str(user)).facts if f.is_target}
-    assert shapes["z"] == "Tensor[4]"
+    assert _target_shapes(tmp_path, site, text)["z"] == "Tensor[4]"
 
 
 def test_no_library_path_means_no_library(tmp_path):
