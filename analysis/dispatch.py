@@ -1454,6 +1454,13 @@ class _FloatDim:
         return ("floatdim", key(self.dim), self.scale, key(self.den))
 
 
+def float_symbol(name: str):
+    """A float parameter whose value is not known, standing for the symbol `name`: scaled
+    and rounded into a size, it gives a dim in that symbol (`int(in_channels * width)` is
+    `in_channels*width`, exact whenever the product is a whole number)."""
+    return _FloatDim(S.sym(name))
+
+
 def _quotient(a, b):
     """`a / b` of dims that need not divide: a float whose floor and ceiling are dims
     (`math.ceil(n / m)` is `-(-n // m)`)."""

@@ -19,6 +19,7 @@ every value, never a warning (dispatch.run_op).
 """
 from __future__ import annotations
 
+import math
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -78,9 +79,15 @@ INDEX_INPUT_OPS = {"torch.nn.Embedding", "torch.nn.functional.embedding", "torch
 _SEQUENCE = {2: ("B", "T"), 3: ("B", "T", "C")}
 
 
-def generic_hyperparameter(name: str, default, defaults: dict | None = None):
+def generic_hyperparameter(name: str, default, defaults: dict | None = None, rounded: bool = False):
     """The value of a constructor parameter in a generic instance. `defaults` (the
-    context's record, see context_notes) learns the default a symbol stands for."""
+    context's record, see context_notes) learns the default a symbol stands for. `rounded`:
+    the body rounds the parameter into a size (`int(256 * width)`, name_uses.rounded)."""
+    if rounded and type(default) is float and math.isfinite(default) and default > 0:
+        # A width or depth multiplier: the real model may be built with another one, so the
+        # sizes it scales are symbols (`in_channels_2*width`), never the default's numbers.
+        from .dispatch import float_symbol
+        return float_symbol(name)
     if default is UNKNOWN:
         return S.sym(name)
     if default is None:

@@ -13,7 +13,7 @@ from .ops.spec import SomeTensors, TensorValue
 from . import configs, generators, pybuiltins
 from .annotations import tensor_from_annotation
 from .generic import GENERIC_REST, context_notes, generic_hyperparameter
-from .name_uses import name_uses, sequence_parameter, used_as_no_number
+from .name_uses import name_uses, rounded_parameter, sequence_parameter, used_as_no_number
 from .frames import MAX_DEPTH, CALL_STEPS, reachable, depth_exceeded, over_step_limit, Dep, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
 
 
@@ -442,7 +442,8 @@ class MemoMixin:
                             # `len(categories)`, `for h in hidden_dims`: sizes of any number
                             part = alike(SOME_INT, "tuple")
                         env[p.name] = part if part is not None else \
-                            generic_hyperparameter(p.name, env.get(p.name), context_notes(self, "defaults"))
+                            generic_hyperparameter(p.name, env.get(p.name), context_notes(self, "defaults"),
+                                                   rounded=rounded_parameter(unit, p.name))
             # Parameters with tensor annotations get symbolic shapes.
             for p in params:
                 if p.annotation is not None and env.get(p.name) is UNKNOWN:

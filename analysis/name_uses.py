@@ -31,6 +31,7 @@ class NameUse:
     tested: bool = False  # in the test of an `if` (or of `a if t else b`): `if return_loss:`
     passed_to: set = field(default_factory=set)  # plain names of the functions it is passed to
     asserted: bool = False  # in the test of an `assert`: `assert not (cross and context is None)`
+    rounded: bool = False  # inside what int() / round() / math.ceil / math.floor is given: `int(256 * width)`
 
 
 def nodes(root):
@@ -81,6 +82,11 @@ def name_uses(unit) -> dict:
                     u.iterated = True
                 elif func in ("isinstance", "type", "int", "float", "range"):
                     u.scalar = True
+            if _rounding_call(n.func):
+                for a in n.args:
+                    for m in nodes(a.value):
+                        if (u := use(m)) is not None:
+                            u.rounded = True
         elif t is ir.Attr:
             if (u := use(n.obj)) is not None:
                 u.attrs.add(n.name)
@@ -137,6 +143,22 @@ def name_uses(unit) -> dict:
         _CACHE.clear()
     _CACHE[unit.digest] = found
     return found
+
+
+_ROUNDING = frozenset({"int", "round", "math.ceil", "math.floor", "ceil", "floor"})
+
+
+def _rounding_call(func) -> bool:
+    if type(func) is ir.Name:
+        return func.id in _ROUNDING
+    return type(func) is ir.Attr and type(func.obj) is ir.Name and f"{func.obj.id}.{func.name}" in _ROUNDING
+
+
+def rounded_parameter(unit, name: str) -> bool:
+    """Is `name` part of what the body rounds to an int (`int(in_channels * width)`,
+    `round(3 * depth)`)? A float default of such a parameter scales sizes."""
+    u = name_uses(unit).get(name)
+    return u is not None and u.rounded
 
 
 def _root_name(node):

@@ -3,7 +3,8 @@
 Nobody builds `Neck` here: the training script that does may pass other channel counts
 than `[64, 128, 256]`, and here it does. Each item of a list of ints is then a size of its
 own (`in_channels_1`), as the items of a tuple default are: a hover showing 128 would be
-wrong for the model this file is used with. The skip input `c4` is only ever joined to
+wrong for the model this file is used with. So is the float `width` the body rounds into
+sizes: `int(in_channels[1] * width)` is `in_channels_1*width`, never the default's number. The skip input `c4` is only ever joined to
 another tensor: the cat tells its rank once the other input's is known."""
 import torch
 from torch import nn
@@ -18,12 +19,12 @@ class Neck(nn.Module):
 
     def forward(self, c4, c5):
         lat = self.lateral(c5)
-       #^ Tensor[N, in_channels_1, H, W]
+       #^ Tensor[N, in_channels_1*width, H, W]
         up = self.up(lat)
         merged = torch.cat([up, c4], 1)
-       #^ Tensor[N, C + in_channels_1, 2*H, 2*W]
+       #^ Tensor[N, C + in_channels_1*width, 2*H, 2*W]
         out = self.fuse(merged)
-       #^ Tensor[N, in_channels_0, 2*H, 2*W]
+       #^ Tensor[N, in_channels_0*width, 2*H, 2*W]
         return out
 
 

@@ -38,7 +38,7 @@ def oracle_code(text: str) -> list[str] | None:
 
 def given_sizes(code: list[str]) -> dict:
     """Sizes the oracle calls pass by keyword to a class or function named plainly
-    (`Net(dim=8, depths=(2, 2))`): name -> int or tuple of ints."""
+    (`Net(dim=8, depths=(2, 2), width=0.5)`): name -> int, float or tuple of ints."""
     out: dict = {}
     for line in code:
         try:
@@ -54,7 +54,9 @@ def given_sizes(code: list[str]) -> dict:
                         continue
                     if isinstance(value, (list, tuple)) and all(type(v) is int for v in value):
                         out[kw.arg] = tuple(value)
-                    elif type(value) is int:
+                        # each item is a size of its own in a class nobody builds: `in_channels_1`
+                        out.update({f"{kw.arg}_{i}": v for i, v in enumerate(value)})
+                    elif type(value) in (int, float):  # (a float: a width multiplier)
                         out[kw.arg] = value
     return out
 
@@ -79,6 +81,7 @@ def check_def(facts: list, given: dict | None = None) -> list[str]:
     """facts: [(description, [dim texts], runtime shape)] of one def; given: sizes the oracle
     call passed (given_sizes). Problems, if any."""
     problems, binding = [], {}
+    given = given or {}
     # (a settings object's attribute, `config.n_embd`, is one symbol: `config__n_embd` here)
     facts = [(desc, [_DOTTED.sub("__", d) for d in dims], shape) for desc, dims, shape in facts]
     facts = [_last_dims(desc, dims, shape) for desc, dims, shape in facts]
@@ -98,7 +101,11 @@ def check_def(facts: list, given: dict | None = None) -> list[str]:
         for desc, d, n in pending:
             free = sorted(s for s in set(_IDENT.findall(d)) if s not in binding and s != "max")
             if len(free) == size:
-                found = _search(d, n, free, binding)
+                # the sizes a call passes first (`in_channels_1*width` is 8 with 16 and 0.5,
+                # not with 1 and 8), then small values
+                passed = {s: given[s] for s in free if s in given}
+                found = passed if len(passed) == len(free) and _value(d, {**binding, **passed}) == n \
+                    else _search(d, n, free, binding)
                 if found:
                     binding.update(found)
     for desc, d, n in pending:

@@ -35,7 +35,8 @@ def test_last_dims_after_an_ellipsis():
 def test_sizes_the_oracle_call_passes_bind_the_symbols_of_expressions():
     from .symbolic_oracle import given_sizes
     given = given_sizes(["DenseNet(block_config=(2, 2), growth_rate=4, num_init_features=6)(x)"])
-    assert given == {"block_config": (2, 2), "growth_rate": 4, "num_init_features": 6}
+    assert given == {"block_config": (2, 2), "block_config_0": 2, "block_config_1": 2, "growth_rate": 4,
+                     "num_init_features": 6}
     dims = ["N", "block_config[0]*growth_rate + block_config[1]*growth_rate + num_init_features"]
     assert check_def([("x", dims, (2, 22))], given) == []
     assert check_def([("x", dims, (2, 23))], given)
