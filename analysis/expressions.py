@@ -27,6 +27,11 @@ from .frames import (MAX_UNROLL, over_step_limit, Dep, DiagRecord, Entry, Frame,
                      _hashable)
 
 
+# In-place Tensor methods that change the receiver's shape (the others keep it).
+_RESHAPING_IN_PLACE = frozenset({"unsqueeze_", "squeeze_", "transpose_", "t_", "swapdims_", "swapaxes_",
+                                 "resize_", "resize_as_", "as_strided_"})
+
+
 class ExpressionsMixin:
     # =====================================================================================
     # Expressions
@@ -323,7 +328,19 @@ class ExpressionsMixin:
         if options is not None:
             return self._join_all([self._finish_call(frame, node, func, args, {**kwargs, **o.items}, neutral_rest)
                                    for o in options])
-        return self._finish_call(frame, node, func, args, kwargs, neutral_rest)
+        result = self._finish_call(frame, node, func, args, kwargs, neutral_rest)
+        if type(node.func) is ir.Attr and node.func.name in _RESHAPING_IN_PLACE and isinstance(func, BoundRef):
+            self._rebind_receiver(frame, node.func.obj, result, env)
+        return result
+
+    def _rebind_receiver(self, frame, receiver, result, env):
+        """`p.unsqueeze_(1)` changes the shape of `p` itself: the name (or attribute) holds
+        the result from here on, or Unknown when the result is not known."""
+        value = result if isinstance(result, TensorValue) else UNKNOWN
+        if type(receiver) is ir.Name:
+            env[receiver.id] = value
+        elif type(receiver) is ir.Attr:
+            self.set_attr(frame, self.eval(frame, receiver.obj, env, record=False), receiver.name, value)
 
     def _sequential_with_alike(self, alike_at, args):
         """nn.Sequential(*[Block(dim) for _ in range(depth)]): depth alike blocks, after the
