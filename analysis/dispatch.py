@@ -773,6 +773,10 @@ def call_external(engine, func, args, kwargs, site):
     from .nnmodules import CONTAINERS, make_container
     if name in CONTAINERS:
         return make_container(engine, name, args, kwargs)
+    if name in ("torch.nn.Module", "torch.nn.modules.module.Module") and not args and not kwargs:
+        # `self.mid = nn.Module()`, then `self.mid.block_1 = ResnetBlock(...)`: a bare module
+        # as a namespace of parts (a VQGAN's encoder levels)
+        return engine.new_obj(Instance(values.BARE_MODULE))
     if name in _PASSTHROUGH:
         if name in calltrace.PARAMETRIZATIONS:
             calltrace.parametrized(engine, name, args, kwargs)  # for the summary's rows and counts

@@ -300,6 +300,9 @@ class Ref:
         return f"Ref({self.name})"
 
 
+# The class of `nn.Module()` built bare, a namespace of parts: a module with no methods of its own.
+BARE_MODULE = ClassVal("torch.nn.Module", [Ref("torch.nn.Module")], {}, "torch.nn.Module", "")
+
 class BoundRef:
     """A method of a builtin value: `x.view` on a tensor, `list.append` ..."""
 
