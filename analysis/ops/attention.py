@@ -186,6 +186,42 @@ def _mha_forward(ctx, m, query, key, value, key_padding_mask=None, need_weights=
                        average_attn_weights, is_causal)
 
 
+def _known_shape(t):
+    return t.shape if is_tensor(t) and t.shape is not None else None
+
+
+@op("torch.nn.functional.multi_head_attention_forward")
+def multi_head_attention_forward(ctx, query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias,
+                                 bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias,
+                                 training=True, key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None,
+                                 v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True,
+                                 is_causal=False):
+    """The functional form of nn.MultiheadAttention (CLIP's attention pooling): the layer's
+    rules with the sizes read off the weights it is given; the output's last dim is the
+    output projection's."""
+    if static_k is not None or static_v is not None:
+        raise Unknowable("static keys or values")
+    out_w = _known_shape(out_proj_weight)
+    if out_w is None or len(out_w) != 2:
+        raise Unknowable("the output projection's shape is not known")
+    k_w, v_w = _known_shape(k_proj_weight), _known_shape(v_proj_weight)
+    separate = bool(use_separate_proj_weight) and k_w is not None and v_w is not None
+    if use_separate_proj_weight and not separate:
+        raise Unknowable("the key or value projection's shape is not known")
+    embed = embed_dim_to_check
+    m = {"embed_dim": embed, "num_heads": num_heads, "batch_first": False,
+         "add_bias_kv": bias_k is not None, "add_zero_attn": add_zero_attn is True,
+         "head_dim": S.floordiv(embed, num_heads), "_qkv_same_embed_dim": not separate,
+         "kdim": k_w[-1] if separate else embed, "vdim": v_w[-1] if separate else embed}
+    out, weights = mha_forward(ctx, m, query, key, value, key_padding_mask, need_weights, attn_mask,
+                               average_attn_weights, is_causal)
+    ctx.require(S.eq(out_w[1], embed), SHAPE_MISMATCH,
+                f"mat1 and mat2 shapes cannot be multiplied ({S.mat_text(S.prod(out.shape[:-1]), embed)} and "
+                f"{S.mat_text(out_w[1], out_w[0])})")
+    return TensorValue(tuple(out.shape[:-1]) + (out_w[0],), out.dtype), weights
+
+
 # ---------------------------------------------------------------------------------------
 # Transformer layers
 # ---------------------------------------------------------------------------------------

@@ -87,3 +87,22 @@ for ckw, args in [({}, (T(7, 2, 16), T(5, 2, 16))), ({}, (T(7, 2, 16), T(5, 3, 1
                   ({}, (T(7, 16), T(5, 16))), ({}, (T(7, 16), T(5, 2, 16))), ({"batch_first": True}, (T(2, 7, 16), T(2, 5, 16))),
                   ({"batch_first": True}, (T(2, 7, 16), T(3, 5, 16)))]:
     add(Case(M + "Transformer", args, ctor=(16, 4, 1, 1, 32), ctor_kwargs=ckw))
+
+# The functional form (CLIP's attention pooling): sizes read off the weights it is given.
+_SAME = lambda e, out=10: (T(3 * e, e), T(3 * e), None, None, False, 0.0, T(out, e), T(out))
+for args, kw in [
+    ((T(5, 2, 16), T(7, 2, 16), T(7, 2, 16), 16, 4) + _SAME(16), {}),
+    ((T(5, 2, 16), T(7, 2, 16), T(7, 2, 16), 16, 4) + _SAME(16), {"need_weights": False}),
+    ((T(5, 2, 16), T(7, 2, 16), T(7, 2, 16), 16, 4) + _SAME(16), {"average_attn_weights": False}),
+    ((T(5, 16), T(7, 16), T(7, 16), 16, 4) + _SAME(16), {}),
+    ((T(5, 2, 16), T(7, 2, 16), T(7, 2, 16), 16, 4) + _SAME(16, 24), {}),
+    ((T(5, 2, 16), T(7, 2, 15), T(7, 2, 15), 16, 4) + _SAME(16), {}),
+    ((T(5, 2, 16), T(7, 3, 16), T(7, 3, 16), 16, 4) + _SAME(16), {}),
+    ((T(1, 2, 32), T(17, 2, 32), T(17, 2, 32), 32, 4, None, T(96), None, None, False, 0, T(24, 32), T(24)),
+     {"use_separate_proj_weight": True, "q_proj_weight": T(32, 32), "k_proj_weight": T(32, 32),
+      "v_proj_weight": T(32, 32), "need_weights": False}),
+    ((T(1, 2, 32), T(17, 2, 12), T(17, 2, 20), 32, 4, None, T(96), None, None, False, 0, T(24, 32), T(24)),
+     {"use_separate_proj_weight": True, "q_proj_weight": T(32, 32), "k_proj_weight": T(32, 12),
+      "v_proj_weight": T(32, 20)}),
+]:
+    add(Case(F + "multi_head_attention_forward", args, kw))
