@@ -419,6 +419,20 @@ def rank_assertion(engine, frame, test, env) -> None:
         record(frame, probe, "ranks", (ranks - _NEGATIVE, {}))
 
 
+_NEGATED = {"!=": "==", "not in": "in"}
+
+
+def rank_guard(engine, frame, s, env) -> None:
+    """`if x.dim() != 3: raise ValueError(...)` (CRF's `_validate`): the code goes on only
+    for the ranks the negated test admits, so in a probing run they are the input's, as
+    with `assert x.dim() == 3` (rank_assertion)."""
+    if s.orelse or not s.body or type(s.body[-1]) is not ir.Simple or s.body[-1].kind != "raise" or \
+            not isinstance(s.test, ir.Compare) or len(s.test.ops) != 1 or s.test.ops[0] not in _NEGATED:
+        return
+    rank_assertion(engine, frame, ir.Compare(s.test.nid, s.test.left, (_NEGATED[s.test.ops[0]],),
+                                             s.test.comparators), env)
+
+
 def rank_tested_probe(engine, frame, test, env):
     """The probe whose rank an `if` tests (`if x.ndim == 3: x = rearrange(x, 'b n d -> b 1 n
     d')`), in a probing run; else None. Inside either way, what an op needs of its rank holds

@@ -219,6 +219,7 @@ class StatementsMixin:
             left[truth] = exits() != before
             return result
 
+        generic.rank_guard(self, frame, s, env)
         tested = generic.rank_tested_probe(self, frame, s.test, env)
         if tested is not None:
             self.__dict__.setdefault("rank_tests", []).append(tested)
