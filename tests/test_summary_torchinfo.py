@@ -238,6 +238,12 @@ KNOWN_CORPUS: dict = {
                   "lists it elsewhere",
     "rw_rtdl.py": "an nn.Sequential of blocks gets a row where torchinfo lists its blocks only, and "
                   "FTTransformer's ModuleDict of embeddings (called through its items) gets a row",
+    "rw_auraloss_freq.py": "RandomResolutionSTFTLoss builds its STFT losses with random sizes: the "
+                           "summary's ModuleList row has no counterpart in torchinfo's",
+    "rw_taming_vqgan.py": "two Decoders of one input shape, one built with give_pre_end=True: the summary "
+                          "of the first is compared with torchinfo's rows of the other",
+    "rw_vocos_modules.py": "a parameter made in a conditional expression (`self.gamma = nn.Parameter(...) "
+                           "if layer_scale_init_value > 0 else None`) is not counted (16 parameters short)",
     "rw_wavenet.py": "the speaker Embedding (called on a (B, 1) index) is listed where torchinfo lists "
                      "it in another order",
 }
