@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from . import intervals, pysets, shapes as S
+from . import intervals, pyitertools, pysets, shapes as S
 from .shapes import UNKNOWN
 from .limits import MAX_INT_BITS
 from .values import SOME_INT, Container, DictVal, Instance, ListVal, Ref, alike, is_int_like, is_tensor, too_many, unknown_list
@@ -1238,5 +1238,6 @@ _TABLE = {
     "copy.deepcopy": _copier(deep=True), "copy.copy": _copier(deep=False),
 }
 _TABLE.update({"operator." + name: _operator(symbol) for name, symbol in _OPERATORS.items()})
+_TABLE.update(pyitertools.TABLE)
 MATH_CONSTANTS = {"math.pi": math.pi, "math.e": math.e, "math.inf": math.inf,
                   "numpy.pi": math.pi, "numpy.e": math.e, "numpy.inf": math.inf}
