@@ -407,6 +407,8 @@ class ExpressionsMixin:
             if enums.is_enum_class(func):
                 return enums.call(func, args, kwargs)  # `Mode("deconv")` is a member
             return self.construct(func, args, kwargs, site)
+        if getattr(func, "hooked", False):
+            return UNKNOWN  # a forward hook may change what it returns (nnmodules._OUTPUT_HOOKS)
         # Module calls are recorded for the model summary (calltrace.py).
         if isinstance(func, Instance):
             return traced(self, func, args, site, lambda: self.call_instance(func, args, kwargs, site))

@@ -190,6 +190,8 @@ def container_attr(engine, c, name):
 
 
 def container_method(engine, c, name, args, kwargs, site):
+    if name in _OUTPUT_HOOKS:
+        return module_method(engine, c, name, args, kwargs, site)
     if name in ("append", "extend", "insert", "add_module", "update"):
         engine._mutated(c)
     if name in ("append", "insert", "add_module") and args:
@@ -262,6 +264,10 @@ def nn_attr(engine, m, name):
     return BoundRef(name, m)
 
 
+# Hooks that can replace a module's inputs or output (`register_forward_hook(fn)`).
+_OUTPUT_HOOKS = frozenset({"register_forward_hook", "register_forward_pre_hook"})
+
+
 def module_method(engine, obj, name, args, kwargs, site):
     """Methods every nn.Module has, on modelled layers and on user module instances."""
     if name in ("eval", "train"):
@@ -284,6 +290,12 @@ def module_method(engine, obj, name, args, kwargs, site):
         calltrace.requires_grad(engine, obj, calltrace.requires_grad_arg(args, kwargs))
     if name in ("cuda", "cpu", "requires_grad_", "apply", "type", "share_memory", "zero_grad"):
         return obj
+    if name in _OUTPUT_HOOKS:
+        # A hook may change what the module returns (Whisper's kv-cache hooks prepend cached
+        # keys to a Linear's output): from here on its calls are Unknown.
+        engine._mutated(obj)
+        obj.hooked = True
+        return UNKNOWN
     if name == "forward" and isinstance(obj, NNModule):
         return call_module(engine, obj, args, kwargs, site)
     if name == "__super_init__":

@@ -537,15 +537,16 @@ def _value_key(v, _seen):
         items = tuple((k, value_key(x, _seen)) for k, x in v.items.items())
         factory = getattr(v, "default_factory", None)
         return ("dict", items) if factory is None else ("defaultdict", items, value_key(factory, _seen))
+    # (`hooked`: a forward hook was registered on it, nnmodules._OUTPUT_HOOKS)
     if isinstance(v, Instance):
         return ("inst", value_key(v.cls, _seen), v.training,
-                tuple(sorted((k, value_key(x, _seen)) for k, x in v.attrs.items())))
+                tuple(sorted((k, value_key(x, _seen)) for k, x in v.attrs.items())), v.__dict__.get("hooked", False))
     if isinstance(v, NNModule):
         return ("nn", v.name, v.training, v.dtype, tuple(sorted((k, _spec_key(x)) for k, x in v.attrs.items())),
-                v.site, v.site_digest)
+                v.site, v.site_digest, v.__dict__.get("hooked", False))
     if isinstance(v, Container):
         return ("cont", v.kind, v.training, tuple(value_key(x, _seen) for x in v.items),
-                tuple(v.keys or ()))
+                tuple(v.keys or ()), v.__dict__.get("hooked", False))
     if isinstance(v, FunctionVal):
         return ("fn", v.path, v.qualname)
     if isinstance(v, ClassVal):
