@@ -8,7 +8,8 @@ from .ops.spec import REGISTRY, Dtype, is_tensor
 from .alternatives import OneOf
 from .shapes import UNKNOWN
 from .values import (value_key, added_after_loop, alike, unknown_list, MaybeNone, BoundRef, Container, DictVal, Instance, ListVal, NNModule,
-                     SliceVal, named_parameters, parameters, set_dtype, set_training)
+                     SliceVal, named_children, named_modules, named_parameters, parameters, set_dtype,
+                     set_training)
 
 _DTYPE_METHODS = {"double": "float64", "float": "float32", "half": "float16", "bfloat16": "bfloat16"}
 
@@ -190,7 +191,7 @@ def container_attr(engine, c, name):
 
 
 def container_method(engine, c, name, args, kwargs, site):
-    if name in _OUTPUT_HOOKS:
+    if name in _OUTPUT_HOOKS or name in ("apply", "modules", "named_modules", "named_children"):
         return module_method(engine, c, name, args, kwargs, site)
     if name in ("append", "extend", "insert", "add_module", "update"):
         engine._mutated(c)
@@ -264,6 +265,40 @@ def nn_attr(engine, m, name):
     return BoundRef(name, m)
 
 
+# Walks over a module's parts: module.apply(fn) calls fn on every part, then on the module.
+_WALKS = frozenset({"apply", "modules", "named_modules", "children", "named_children"})
+
+
+def _walk(engine, obj, name, args, kwargs, site):
+    if name in ("children", "named_children"):
+        found = named_children(obj)
+        if found is None or args or kwargs:
+            return UNKNOWN
+        pairs = found
+    else:
+        found = named_modules(obj)
+        if found is None or (name != "apply" and (args or kwargs)):
+            return UNKNOWN if name != "apply" else obj
+        pairs = found
+    if name == "apply":
+        if len(args) == 1 and not kwargs:
+            _apply(engine, obj, args[0], site, set())
+        return obj
+    if name.startswith("named_"):
+        return ListVal([ListVal([k, m], "tuple") for k, m in pairs], "tuple")
+    return ListVal([m for _, m in pairs], "tuple")
+
+
+def _apply(engine, module, fn, site, seen) -> None:
+    """torch's order: each part's own parts first, then the part, the module last."""
+    if module.oid in seen:
+        return
+    seen.add(module.oid)
+    for _, child in named_children(module) or ():
+        _apply(engine, child, fn, site, seen)
+    engine.call_value(fn, [module], {}, site)
+
+
 # Hooks that can replace a module's inputs or output (`register_forward_hook(fn)`).
 _OUTPUT_HOOKS = frozenset({"register_forward_hook", "register_forward_pre_hook"})
 
@@ -288,6 +323,8 @@ def module_method(engine, obj, name, args, kwargs, site):
         return ListVal([ListVal([k, t], "tuple") for k, t in named_parameters(obj)], "list")
     if name == "requires_grad_":  # which parameters train: the summary's
         calltrace.requires_grad(engine, obj, calltrace.requires_grad_arg(args, kwargs))
+    if name in _WALKS:
+        return _walk(engine, obj, name, args, kwargs, site)
     if name in ("cuda", "cpu", "requires_grad_", "apply", "type", "share_memory", "zero_grad"):
         return obj
     if name in _OUTPUT_HOOKS:

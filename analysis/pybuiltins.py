@@ -4,7 +4,9 @@ Builtins are `Ref("builtins.len")` values; `dispatch.call_external` evaluates th
 """
 from __future__ import annotations
 
+import copy as copy_module
 import math
+import sys
 
 from . import intervals, pyitertools, pysets, shapes as S
 from .shapes import UNKNOWN
@@ -1108,6 +1110,28 @@ def _re_sub(engine, args, kwargs, site):
         return UNKNOWN
 
 
+def _module_copy(engine, v, inner):
+    """copy.deepcopy of a module (`nn.ModuleList([copy.deepcopy(layer) for _ in range(n)])`):
+    a module of its own with parameters of its own, so the model counts each copy's (the
+    summary) and a hook or a mode set on one leaves the others alone. Other values as they are."""
+    from .values import Container, Instance, NNModule, is_tensor
+    if is_tensor(v):
+        return copy_module.copy(v)  # the same shape, another parameter
+    if isinstance(v, Instance) and (v.cls.is_module() or "__container__" in v.attrs):
+        out = engine.new_obj(Instance(v.cls))
+    elif isinstance(v, NNModule):
+        out = engine.new_obj(NNModule(v.name, {}, v.site, v.arg_sites, v.site_digest))
+    elif isinstance(v, Container) and not getattr(v, "unknown", False):
+        out = engine.new_obj(Container(v.kind, [inner(x) for x in v.items], list(v.keys) if v.keys is not None else None))
+        out.set_flags(training=v.training, dtype=v.dtype)
+        return out
+    else:
+        return v
+    out.attrs.update({k: inner(x) for k, x in v.attrs.items()})
+    out.set_flags(training=v.training, dtype=v.dtype)
+    return out
+
+
 def _copier(deep):
     """copy.copy / copy.deepcopy of lists, dicts and plain objects: a new object, so a write
     to the copy (torchvision's `block_cnf = copy.copy(cnf); block_cnf.input_channels = ...`)
@@ -1129,6 +1153,8 @@ def _copier(deep):
             out = engine.new_obj(Instance(v.cls))
             out.attrs.update({k: inner(x) for k, x in v.attrs.items()})
             return out
+        if deep:
+            return _module_copy(engine, v, inner)
         return v
 
     def f(engine, args, kwargs, site):
@@ -1241,3 +1267,7 @@ _TABLE.update({"operator." + name: _operator(symbol) for name, symbol in _OPERAT
 _TABLE.update(pyitertools.TABLE)
 MATH_CONSTANTS = {"math.pi": math.pi, "math.e": math.e, "math.inf": math.inf,
                   "numpy.pi": math.pi, "numpy.e": math.e, "numpy.inf": math.inf}
+# `sys.version_info[0] == 2` (code kept for Python 2): the version of the interpreter running
+# the analysis, a Python 3, so such tests take their Python 3 way.
+MATH_CONSTANTS["sys.version_info"] = NamedTupleVal("version_info", ("major", "minor", "micro", "releaselevel", "serial"),
+                                                   list(sys.version_info))

@@ -618,6 +618,51 @@ def set_dtype(v, dtype, _seen=None):
         set_dtype(c, dtype, _seen)
 
 
+def _is_part(x) -> bool:
+    return isinstance(x, (Instance, NNModule, Container))
+
+
+def named_children(v) -> list | None:
+    """(name, module) pairs of module.named_children(), in registration order; None when a
+    part is not known (a container of unknown length)."""
+    if isinstance(v, NNModule):
+        return []
+    if isinstance(v, Container):
+        if getattr(v, "unknown", False):
+            return None
+        named = zip(v.keys or [str(i) for i in range(len(v.items))], v.items)
+    elif isinstance(v, Instance):
+        inner = v.attrs.get("__container__")
+        named = list((k, x) for k, x in v.attrs.items() if k != "__container__")
+        if isinstance(inner, Container):
+            more = named_children(inner)
+            if more is None:
+                return None
+            named = more + named
+    else:
+        return None
+    return [(str(k), x) for k, x in named if _is_part(x)]
+
+
+def named_modules(v, prefix="", _seen=None) -> list | None:
+    """(dotted name, module) pairs of module.named_modules(): the module first, then its
+    parts depth first, each once; None when a part is not known."""
+    _seen = _seen if _seen is not None else set()
+    if v.oid in _seen:
+        return []
+    _seen.add(v.oid)
+    out = [(prefix, v)]
+    children = named_children(v)
+    if children is None:
+        return None
+    for k, c in children:
+        below = named_modules(c, f"{prefix}.{k}" if prefix else k, _seen)
+        if below is None:
+            return None
+        out.extend(below)
+    return out
+
+
 def parameters(v, _seen=None) -> list:
     """The tensors of module.parameters(), in registration order (buffers included)."""
     return [t for _, t in named_parameters(v, "", _seen)]

@@ -31,5 +31,7 @@ cache = {}
 hooks = install_cache(attn, cache)
 step1 = attn(torch.randn(2, 4, 8))
 step2 = attn(torch.randn(2, 1, 8))
+for hook in hooks:
+    hook.remove()
 
 # exactness: open

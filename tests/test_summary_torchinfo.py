@@ -244,6 +244,14 @@ KNOWN_CORPUS: dict = {
                           "of the first is compared with torchinfo's rows of the other",
     "rw_vocos_modules.py": "a parameter made in a conditional expression (`self.gamma = nn.Parameter(...) "
                            "if layer_scale_init_value > 0 else None`) is not counted (16 parameters short)",
+    "rw_bert_codertimo.py": "one Dropout instance called in several places (the attention's and the "
+                            "block's): torchinfo lists each call's shape, the summary the block's",
+    "rw_whisper_model.py": "the audio encoder's blocks are summarized in a symbolic context ([B, T, 32]) "
+                           "where torchinfo ran the driver's call",
+    "rw_hf_bert_modeling.py": "the summary of BertEncoder on its own lists one of the layers its "
+                              "comprehension deep-copies (BertModel's lists both)",
+    "rw_sb3_torch_layers.py": "CombinedExtractor's extractors are built from a gymnasium Dict space, "
+                              "which is not read: the summary has no output shape or parameters",
     "rw_wavenet.py": "the speaker Embedding (called on a (B, 1) index) is listed where torchinfo lists "
                      "it in another order",
 }
