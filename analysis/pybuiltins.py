@@ -1266,7 +1266,8 @@ _TABLE = {
 _TABLE.update({"operator." + name: _operator(symbol) for name, symbol in _OPERATORS.items()})
 _TABLE.update(pyitertools.TABLE)
 MATH_CONSTANTS = {"math.pi": math.pi, "math.e": math.e, "math.inf": math.inf,
-                  "numpy.pi": math.pi, "numpy.e": math.e, "numpy.inf": math.inf}
+                  "numpy.pi": math.pi, "numpy.e": math.e, "numpy.inf": math.inf,
+                  "numpy.newaxis": None}  # (`t[:, np.newaxis]` is `t[:, None]`)
 # `sys.version_info[0] == 2` (code kept for Python 2): the version of the interpreter running
 # the analysis, a Python 3, so such tests take their Python 3 way.
 MATH_CONSTANTS["sys.version_info"] = NamedTupleVal("version_info", ("major", "minor", "micro", "releaselevel", "serial"),

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 from . import ir
 from . import shapes as S
-from .ops.spec import TensorValue
+from .ops.spec import REGISTRY, TensorValue
 from .shapes import UNKNOWN
 from .values import (BoundMethod, ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, ModuleNS,
                      NNModule, Obj, PartialVal, Ref, SliceVal, is_tensor, value_key)
@@ -102,7 +102,7 @@ class StatementsMixin:
                     env[top] = self.import_module(frame, top)
             return env
         if t is ir.ImportFrom:
-            if frame.import_guard:
+            if frame.import_guard and not _modelled_torch_names(s):
                 frame.may_raise = True  # whether it imports may depend on the environment
             if (frame.import_guard or _way_of_a_guess(frame)) and s.module and \
                     self._import_fails(frame, s.module, s.level):
@@ -789,6 +789,15 @@ def _way_of_a_guess(frame) -> bool:
     and the other one goes on. On the only way, or at a module's top level, the name is
     Unknown instead (the user's environment may just lack the package)."""
     return frame.blind > 0 and not frame.is_module
+
+
+def _modelled_torch_names(s) -> bool:
+    """`from torch.nn.functional import scaled_dot_product_attention` in a `try` kept for old
+    PyTorch releases: every name is one the op specs model (the PyTorch they describe has
+    it), so the import succeeds and the handler's fallback never runs."""
+    if s.level or not (s.module == "torch" or s.module.startswith("torch.")):
+        return False
+    return all(name != "*" and pybuiltins.canonical_name(f"{s.module}.{name}") in REGISTRY for name, _ in s.names)
 
 
 def _catches_import_error(exc_type) -> bool:
