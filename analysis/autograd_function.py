@@ -25,4 +25,6 @@ def apply_of(engine, cls: ClassVal):
         return UNKNOWN
     ctx_cls = ClassVal("FunctionCtx", [], {}, "", cls.path)
     ctx = engine.new_obj(Instance(ctx_cls))
+    if "classmethod" in forward.decorators:
+        return PartialVal(forward, [cls, ctx], {})  # (`def forward(cls, ctx, X, ...)`: entmax)
     return PartialVal(forward, [ctx], {})
