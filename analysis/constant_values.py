@@ -196,6 +196,10 @@ FOLDERS = {
     "torch.floor_divide": _binary(lambda x, y: x // y), "torch.remainder": _binary(lambda x, y: x % y),
     "torch.pow": _binary(lambda x, y: x ** y, "**"), "torch.maximum": _binary(max),
     "torch.minimum": _binary(min),
+    # comparisons (`if self.reset_mechanism_val == 0:` on a registered 0-d tensor)
+    "torch.eq": _binary(lambda x, y: x == y), "torch.ne": _binary(lambda x, y: x != y),
+    "torch.lt": _binary(lambda x, y: x < y), "torch.le": _binary(lambda x, y: x <= y),
+    "torch.gt": _binary(lambda x, y: x > y), "torch.ge": _binary(lambda x, y: x >= y),
     "torch.log": _unary(math.log), "torch.exp": _unary(math.exp), "torch.sqrt": _unary(math.sqrt),
     "torch.round": _unary(_round), "torch.floor": _unary(math.floor), "torch.ceil": _unary(math.ceil),
     "torch.abs": _unary(abs), "torch.neg": _unary(lambda x: -x), "torch.int": _unary(int),

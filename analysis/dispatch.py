@@ -763,7 +763,7 @@ def call_external(engine, func, args, kwargs, site):
     if pybuiltins.is_torch_helper(name):
         return pybuiltins.call_torch_helper(engine, name, args, kwargs, site)
     if name.startswith(("builtins.", "math.", "collections.", "numpy.", "copy.", "functools.", "operator.", "inspect.", "re.",
-                        "itertools.",
+                        "itertools.", "types.SimpleNamespace", "argparse.Namespace",
                         "scipy.")):
         if name == "builtins.super":
             return _super(engine, site)

@@ -735,6 +735,8 @@ class ExpressionsMixin:
             return True
         if isinstance(v, Ref):
             return True
+        if isinstance(v, TensorValue) and v.values is not None and len(v.values) == 1:
+            return bool(v.values[0])  # a one-element tensor of a known value (constant_values)
         return None
 
     def decide(self, frame, cond):

@@ -1186,6 +1186,23 @@ def _numpy_array(at_least_1d):
     return f
 
 
+# `types.SimpleNamespace(multiway=False, ...)` / `argparse.Namespace(...)`: settings passed to
+# a model as an object; its attributes are the keywords given (more may be set later).
+_NAMESPACE = None
+
+
+def _namespace(engine, args, kwargs, site):
+    global _NAMESPACE
+    from .values import ClassVal
+    if args:
+        return UNKNOWN
+    if _NAMESPACE is None:
+        _NAMESPACE = ClassVal("types.SimpleNamespace", [], {}, "types.SimpleNamespace", "")
+    obj = engine.new_obj(Instance(_NAMESPACE))
+    obj.attrs.update(kwargs)
+    return obj
+
+
 def _ordered_dict(engine, args, kwargs, site):
     return _dict(engine, args, kwargs, site)
 
@@ -1256,6 +1273,7 @@ _TABLE = {
     "numpy.asarray": _numpy_array(False),
     "collections.OrderedDict": _ordered_dict, "collections.namedtuple": _namedtuple_type,
     "collections.defaultdict": _defaultdict,
+    "types.SimpleNamespace": _namespace, "argparse.Namespace": _namespace,
     "scipy.fftpack.next_fast_len": _next_fast_len((2, 3, 5)),
     "scipy.fftpack.helper.next_fast_len": _next_fast_len((2, 3, 5)),
     "scipy.fft.next_fast_len": _next_fast_len((2, 3, 5, 7, 11)),
