@@ -27,6 +27,18 @@ def _tensor(x):
     return x
 
 
+def _check_window(ctx, who, window, win, n_fft) -> None:
+    """torch's checks of win_length and of the window tensor, alike in stft and istft."""
+    ctx.require(S.and_(S.gt(win, 0), S.le(win, n_fft)), ILLEGAL_VALUE,
+                lambda: f"{who}: expected 0 < win_length <= n_fft, but got win_length={_T(win)}")
+    if is_tensor(window):
+        w = ctx.shape(window)
+        ok = S.eq(w[0], win) if len(w) == 1 else False
+        ctx.require(ok, SHAPE_MISMATCH,
+                    lambda: f"{who}: expected a 1D window tensor of size equal to win_length={_T(win)}, but got "
+                            f"window with size [{', '.join(_T(d) for d in w)}]")
+
+
 def _lengths(n_fft, hop_length, win_length):
     hop = hop_length if hop_length is not None else S.floordiv(n_fft, 4)
     win = win_length if win_length is not None else n_fft
@@ -61,14 +73,7 @@ def stft(ctx, input, n_fft, hop_length=None, win_length=None, window=None, cente
     ctx.require(S.and_(S.gt(n_fft, 0), S.le(n_fft, length)), SHAPE_MISMATCH,
                 lambda: f"stft: expected 0 < n_fft < {_T(length)}, but got n_fft={_T(n_fft)}")
     ctx.require(S.gt(hop, 0), ILLEGAL_VALUE, lambda: f"stft: expected hop_length > 0, but got hop_length={_T(hop)}")
-    ctx.require(S.and_(S.gt(win, 0), S.le(win, n_fft)), ILLEGAL_VALUE,
-                lambda: f"stft: expected 0 < win_length <= n_fft, but got win_length={_T(win)}")
-    if is_tensor(window):
-        w = ctx.shape(window)
-        ok = S.eq(w[0], win) if len(w) == 1 else False
-        ctx.require(ok, SHAPE_MISMATCH,
-                    lambda: f"stft: expected a 1D window tensor of size equal to win_length={_T(win)}, but got "
-                            f"window with size [{', '.join(_T(d) for d in w)}]")
+    _check_window(ctx, "stft", window, win, n_fft)
     frames = S.add(1, S.floordiv(S.sub(length, n_fft), hop))
     if onesided is None:
         onesided = not complex_in
@@ -99,14 +104,7 @@ def istft(ctx, input, n_fft, hop_length=None, win_length=None, window=None, cent
     ctx.require(S.eq(freq, want), SHAPE_MISMATCH,
                 lambda: "istft: expected the frequency dimension (3rd to the last) of the input tensor to match "
                         f"{'n_fft / 2 + 1' if one else 'n_fft'} when onesided={one}, but got {_T(freq)}")
-    ctx.require(S.and_(S.gt(win, 0), S.le(win, n_fft)), ILLEGAL_VALUE,
-                lambda: f"istft: expected 0 < win_length <= n_fft, but got win_length={_T(win)}")
-    if is_tensor(window):
-        w = ctx.shape(window)
-        ok = S.eq(w[0], win) if len(w) == 1 else False
-        ctx.require(ok, SHAPE_MISMATCH,
-                    lambda: f"istft: expected a 1D window tensor of size equal to win_length={_T(win)}, but got "
-                            f"window with size [{', '.join(_T(d) for d in w)}]")
+    _check_window(ctx, "istft", window, win, n_fft)
     if length is None:
         length = S.sub(S.add(n_fft, S.mul(hop, S.sub(frames, 1))), S.mul(2, S.floordiv(n_fft, 2)))
     return TensorValue(tuple(s[:-2]) + (length,), REAL_OF.get(input.dtype))
