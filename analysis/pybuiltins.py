@@ -1186,6 +1186,50 @@ def _numpy_array(at_least_1d):
     return f
 
 
+# numpy's random sampling: arrays (modelled as tensors) of the size asked for, values unknown
+# (`indices = np.random.choice(n, k, replace=False)`, then `X[indices]`).
+def _np_size(size):
+    """The shape a numpy `size=` asks for, or None."""
+    if _int_like(size) and not isinstance(size, bool):
+        return (size,)
+    if isinstance(size, ListVal) and not getattr(size, "unknown", False) and \
+            all(_int_like(d) and not isinstance(d, bool) for d in size.items):
+        return tuple(size.items)
+    return None
+
+
+def _np_sample(dtype, size_at=None, dims=False):
+    def f(engine, args, kwargs, site):
+        from .ops.spec import TensorValue
+        if dims:  # np.random.rand(2, 3)
+            shape = _np_size(ListVal(list(args), "tuple")) if args and not kwargs else None
+        else:
+            size = kwargs.get("size", args[size_at] if size_at is not None and len(args) > size_at else None)
+            shape = _np_size(size) if size is not None else None
+        first = args[0] if args else None
+        dt = first.dtype if size_at == 1 and is_tensor(first) else dtype  # (choice from an array: its dtype)
+        return UNKNOWN if shape is None else TensorValue(shape, dt)
+    return f
+
+
+def _np_permutation(engine, args, kwargs, site):
+    from .ops.spec import TensorValue
+    if len(args) != 1 or kwargs:
+        return UNKNOWN
+    x = args[0]
+    if _int_like(x) and not isinstance(x, bool):
+        return TensorValue((x,), "int64")
+    return TensorValue(x.shape, x.dtype) if is_tensor(x) and x.shape is not None else UNKNOWN
+
+
+_NUMPY_RANDOM = {
+    "numpy.random.choice": _np_sample("int64", size_at=1), "numpy.random.randint": _np_sample("int64", size_at=2),
+    "numpy.random.uniform": _np_sample("float64", size_at=2), "numpy.random.normal": _np_sample("float64", size_at=2),
+    "numpy.random.rand": _np_sample("float64", dims=True), "numpy.random.randn": _np_sample("float64", dims=True),
+    "numpy.random.permutation": _np_permutation,
+}
+
+
 # `types.SimpleNamespace(multiway=False, ...)` / `argparse.Namespace(...)`: settings passed to
 # a model as an object; its attributes are the keywords given (more may be set later).
 _NAMESPACE = None
@@ -1283,6 +1327,7 @@ _TABLE = {
 }
 _TABLE.update({"operator." + name: _operator(symbol) for name, symbol in _OPERATORS.items()})
 _TABLE.update(pyitertools.TABLE)
+_TABLE.update(_NUMPY_RANDOM)
 MATH_CONSTANTS = {"math.pi": math.pi, "math.e": math.e, "math.inf": math.inf,
                   "numpy.pi": math.pi, "numpy.e": math.e, "numpy.inf": math.inf,
                   "numpy.newaxis": None}  # (`t[:, np.newaxis]` is `t[:, None]`)
