@@ -1232,17 +1232,11 @@ _NUMPY_RANDOM = {
 
 # `types.SimpleNamespace(multiway=False, ...)` / `argparse.Namespace(...)`: settings passed to
 # a model as an object; its attributes are the keywords given (more may be set later).
-_NAMESPACE = None
-
-
 def _namespace(engine, args, kwargs, site):
-    global _NAMESPACE
-    from .values import ClassVal
+    from .values import SETTINGS_NAMESPACE
     if args:
         return UNKNOWN
-    if _NAMESPACE is None:
-        _NAMESPACE = ClassVal("types.SimpleNamespace", [], {}, "types.SimpleNamespace", "")
-    obj = engine.new_obj(Instance(_NAMESPACE))
+    obj = engine.new_obj(Instance(SETTINGS_NAMESPACE))
     obj.attrs.update(kwargs)
     return obj
 

@@ -302,6 +302,8 @@ class Ref:
 
 # The class of `nn.Module()` built bare, a namespace of parts: a module with no methods of its own.
 BARE_MODULE = ClassVal("torch.nn.Module", [Ref("torch.nn.Module")], {}, "torch.nn.Module", "")
+# The class of `types.SimpleNamespace(...)` / `argparse.Namespace(...)`: an object of settings.
+SETTINGS_NAMESPACE = ClassVal("types.SimpleNamespace", [], {}, "types.SimpleNamespace", "")
 
 class BoundRef:
     """A method of a builtin value: `x.view` on a tensor, `list.append` ..."""
