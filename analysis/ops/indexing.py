@@ -434,9 +434,11 @@ def index_fill(ctx, input, dim, index, value):
 
 @op("torch.masked_select", "Tensor.masked_select")
 def masked_select(ctx, input, mask, *, out=None):
-    if not is_tensor(input) or not is_tensor(mask):
+    if not is_tensor(input):
         raise Unknowable("not a tensor")
-    if input.shape is not None and mask.shape is not None:
+    # The result is 1-D whatever the mask is: a mask not known (an optional one) still
+    # tells the rank, which keeps a tensor selected one way from passing for the other.
+    if is_tensor(mask) and input.shape is not None and mask.shape is not None:
         broadcast_checked(ctx, mask.shape, input.shape)
     return TensorValue((UNKNOWN,), input.dtype)
 
