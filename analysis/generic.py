@@ -100,6 +100,8 @@ def generic_hyperparameter(name: str, default, defaults: dict | None = None, rou
         if defaults is not None:
             defaults[name] = default  # the hover's "with the defaults" variant
         return S.sym(name)
+    if type(default) is str and default:
+        return DefaultStr(default, name)
     if _int_tuple(default):
         # `stride=(1, 1)`, `dims=(32, 64, 160, 256)`: each item as an int default of its
         # own (`stride_0`, `stride_1`); the number of items stays (it often is the number of
@@ -176,6 +178,21 @@ class DefaultBool:
 
     def structural_key(self, key):
         return ("default-bool", self.default)
+
+
+class DefaultStr(str):
+    """A str option of a class nobody builds (`mode="xxs"`, `norm="batch"`): a test of it
+    against another string (`if mode == "xs":`, `norm in ("ln", "layer")`) runs both ways,
+    since the real model may be built with another option (MobileViT's widths per mode
+    are no fact about the other modes); anywhere else (a dict key, a spec's `mode=`, a
+    string method) it is the default string, as before."""
+
+    __slots__ = ("name",)
+
+    def __new__(cls, default: str, name: str | None = None):
+        out = super().__new__(cls, default)
+        out.name = name
+        return out
 
 
 class DefaultNone:

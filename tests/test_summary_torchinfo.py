@@ -196,9 +196,11 @@ def _runnable(path: Path, tmp_path: Path):
 _METHOD_CALLS = ("layers called from a module's methods other than forward (a state container's "
                  "read and write): torchinfo lists the container where it is declared, with no output, "
                  "and the layers under it; the summary lists those layers where the methods run")
+_MASK_VALUES = "a size that depends on the mask's values (masked_select) is `?` in the summary; torchinfo " \
+               "shows the value of its one run"
 KNOWN_SAMPLES: dict = {"state_router.py": _METHOD_CALLS,
-                       "masked_norm.py": "a size that depends on the mask's values (masked_select) is `?` in "
-                                         "the summary; torchinfo shows the value of its one run",
+                       "masked_norm.py": _MASK_VALUES,
+                       "optional_mask_select.py": _MASK_VALUES,
                        "sequence_argument_unknown.py": "a layer built from a value the analysis cannot compute "
                                                        "(the length of a random tensor): its output and "
                                                        "parameter count are `?`"}
