@@ -965,6 +965,10 @@ def _tolist(shape):
 
 
 def _list_method(engine, obj, name, args, kwargs):
+    if obj.kind == "set" and not getattr(obj, "unknown", False):
+        out = pysets.method(engine, obj, name, args)
+        if out is not None or name in ("add", "discard", "update"):
+            return out
     if name in ("append", "extend", "insert", "pop", "clear", "remove", "reverse", "sort"):
         engine._mutated(obj)
     if name in ("append", "insert") and args:

@@ -330,13 +330,19 @@ class ExpressionsMixin:
                                    for o in options])
         result = self._finish_call(frame, node, func, args, kwargs, neutral_rest)
         if type(node.func) is ir.Attr and node.func.name in _RESHAPING_IN_PLACE and isinstance(func, BoundRef):
-            self._rebind_receiver(frame, node.func.obj, result, env)
+            self._rebind_receiver(frame, node.func.obj, result, env, func.self_value)
         return result
 
-    def _rebind_receiver(self, frame, receiver, result, env):
+    def _rebind_receiver(self, frame, receiver, result, env, before=None):
         """`p.unsqueeze_(1)` changes the shape of `p` itself: the name (or attribute) holds
-        the result from here on, or Unknown when the result is not known."""
+        the result from here on, or Unknown when the result is not known. The other names
+        of this frame bound to that very tensor change with it (`for x in (start, end):
+        x.squeeze_(-1)` squeezes `start` and `end`)."""
         value = result if isinstance(result, TensorValue) else UNKNOWN
+        if isinstance(before, TensorValue):
+            for name, v in list(env.items()):
+                if v is before:
+                    env[name] = value
         if type(receiver) is ir.Name:
             env[receiver.id] = value
         elif type(receiver) is ir.Attr:
@@ -497,6 +503,8 @@ class ExpressionsMixin:
             return UNKNOWN
         entry = self.memo.get(key)
         if entry is not None and not entry.stale and self._valid(entry):
+            if entry.last_run == self.run_id:
+                values.mark_shared(entry.result, self.run_id)  # built twice: one object for both
             self._mark_live(entry)
             result = entry.result
             flags.note_reused_part(self, entry)

@@ -732,10 +732,29 @@ def _hasattr(engine, args, kwargs, site):
     return UNKNOWN
 
 
+# What every nn.Module has beside its own attributes (getattr with a default of a name not
+# among these, nor set on the instance or its class, is the default).
+_MODULE_NAMES = frozenset({
+    "add_module", "apply", "bfloat16", "buffers", "children", "compile", "cpu", "cuda", "double", "eval",
+    "extra_repr", "float", "forward", "get_buffer", "get_extra_state", "get_parameter", "get_submodule", "half",
+    "ipu", "load_state_dict", "modules", "mtia", "named_buffers", "named_children", "named_modules",
+    "named_parameters", "parameters", "register_backward_hook", "register_buffer", "register_forward_hook",
+    "register_forward_pre_hook", "register_full_backward_hook", "register_full_backward_pre_hook",
+    "register_load_state_dict_post_hook", "register_load_state_dict_pre_hook", "register_module",
+    "register_parameter", "register_state_dict_post_hook", "register_state_dict_pre_hook", "requires_grad_",
+    "set_extra_state", "set_submodule", "share_memory", "state_dict", "to", "to_empty", "train", "training",
+    "type", "xpu", "zero_grad", "dump_patches", "call_super_init"})
+
+
 def _getattr(engine, args, kwargs, site):
     obj, name = args[0], args[1]
     if not isinstance(name, str):
         return UNKNOWN
+    from .values import Instance
+    if len(args) > 2 and isinstance(obj, Instance) and _hasattr(engine, args[:2], {}, site) is False and \
+            not name.startswith("_") and name not in _MODULE_NAMES and obj.cls.lookup("__getattr__") is None and \
+            not (isinstance(obj.attrs.get("__container__"), Container) and name in (obj.attrs["__container__"].keys or ())):
+        return args[2]  # `getattr(self, self.base_model_prefix, self)` on the base model itself
     v = engine.get_attr(None, obj, name)
     if v is UNKNOWN and len(args) > 2:
         return args[2]

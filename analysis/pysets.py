@@ -62,3 +62,37 @@ def binary_op(op: str, a, b):
     if op == "|":
         return make(a.items + b.items)
     return ListVal([x for x in a.items if x not in b.items] + [x for x in b.items if x not in a.items], "set")
+
+
+_OPERATOR_OF = {"union": "|", "intersection": "&", "difference": "-", "symmetric_difference": "^"}
+
+
+def method(engine, obj: ListVal, name: str, args: list):
+    """A method of a set (`pruned.union(heads)`, `s.add(i)`); None when not one modelled
+    here (the caller then says Unknown)."""
+    if name in _OPERATOR_OF:
+        out = obj
+        for other in args:  # (`a.union(b, c)`: any iterables, made sets first)
+            other = make(items_in_any_order(engine, other))
+            if out is UNKNOWN or other is UNKNOWN:
+                return UNKNOWN
+            out = binary_op(_OPERATOR_OF[name], out, other)
+        return ListVal(list(out.items), "set") if out is obj else out
+    if name in ("issubset", "issuperset", "isdisjoint") and len(args) == 1:
+        other = make(items_in_any_order(engine, args[0]))
+        if other is UNKNOWN or not is_set(obj) or not all(_plain(x) for x in obj.items):
+            return UNKNOWN
+        mine, theirs = set(obj.items), set(other.items)
+        return {"issubset": mine <= theirs, "issuperset": mine >= theirs, "isdisjoint": not mine & theirs}[name]
+    if name in ("add", "discard", "update"):
+        engine._mutated(obj)
+        items = [args[0]] if name != "update" else items_in_any_order(engine, args[0]) if args else []
+        if items is None or not all(_plain(x) for x in items + obj.items):
+            obj.unknown = True
+            return None
+        if name == "discard":
+            obj.items[:] = [x for x in obj.items if x not in items]
+        else:
+            obj.items[:] = make(obj.items + items).items
+        return None
+    return None
