@@ -503,8 +503,6 @@ class ExpressionsMixin:
             return UNKNOWN
         entry = self.memo.get(key)
         if entry is not None and not entry.stale and self._valid(entry):
-            if entry.last_run == self.run_id:
-                values.mark_shared(entry.result, self.run_id)  # built twice: one object for both
             self._mark_live(entry)
             result = entry.result
             flags.note_reused_part(self, entry)

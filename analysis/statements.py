@@ -679,10 +679,6 @@ class StatementsMixin:
     def set_attr(self, frame, obj, name, value):
         if isinstance(obj, Instance):
             self._mutated(obj)
-            if obj.__dict__.get("shared_run") == self.run_id and name in obj.attrs and obj.attrs[name] is not value:
-                # One object for several built alike (values.mark_shared): the others keep
-                # what they had, so the attribute is either.
-                value = self.join(obj.attrs[name], value)
             obj.attrs[name] = value
             inner = obj.attrs.get("__container__")
             if isinstance(inner, Container) and name != "__container__" and value is UNKNOWN:

@@ -44,19 +44,6 @@ def changed(obj) -> None:
         EPOCH[0] += 1
 
 
-def mark_shared(v, run_id, _seen=None) -> None:
-    """A memoized construction handed out again (`a = Attn(4); b = Attn(4)`: one object
-    stands for two): it and the objects it holds are shared in this run (statements.set_attr
-    then joins what a later write sets with what was there: the other object keeps it)."""
-    seen = _seen if _seen is not None else set()
-    if not isinstance(v, (Instance, Container)) or id(v) in seen:
-        return
-    seen.add(id(v))
-    v.shared_run = run_id
-    for x in (v.attrs.values() if isinstance(v, Instance) else v.items):
-        mark_shared(x, run_id, seen)
-
-
 class Obj:
     """A mutable heap object (list, dict, instance): identity matters, key is structural."""
 
