@@ -241,9 +241,13 @@ def _is_static(fn):
 
 
 def _class_qualname(s, cls_env):
+    """`Outer.Inner`, read off a method defined in the body (a function assigned there that
+    was defined elsewhere, `load_tf_weights = load_tf_weights_in_gpt2`, names nothing)."""
     for v in cls_env.values():
-        if isinstance(v, FunctionVal):
-            return v.unit_key.rsplit(".", 1)[0]
+        if isinstance(v, FunctionVal) and "." in v.unit_key:
+            prefix = v.unit_key.rsplit(".", 1)[0]
+            if prefix == s.name or prefix.endswith("." + s.name):
+                return prefix
     return s.name
 
 
