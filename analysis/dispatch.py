@@ -778,6 +778,8 @@ def call_external(engine, func, args, kwargs, site):
         # `self.mid = nn.Module()`, then `self.mid.block_1 = ResnetBlock(...)`: a bare module
         # as a namespace of parts (a VQGAN's encoder levels)
         return engine.new_obj(Instance(values.BARE_MODULE))
+    if name == "torch.jit.annotate":
+        return args[1] if len(args) == 2 and not kwargs else UNKNOWN  # (the type, the value): the value
     if name in _PASSTHROUGH:
         if name in calltrace.PARAMETRIZATIONS:
             calltrace.parametrized(engine, name, args, kwargs)  # for the summary's rows and counts
