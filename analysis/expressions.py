@@ -28,6 +28,8 @@ from .frames import (MAX_UNROLL, over_step_limit, Dep, DiagRecord, Entry, Frame,
 
 
 # In-place Tensor methods that change the receiver's shape (the others keep it).
+# Tensor methods taking a size as ints or as one sequence (`x.view(*s)` is `x.view(s)`).
+_SIZE_VARARGS = frozenset({"view", "reshape", "expand", "repeat", "new_zeros", "new_ones", "new_empty"})
 _RESHAPING_IN_PLACE = frozenset({"unsqueeze_", "squeeze_", "transpose_", "t_", "swapdims_", "swapaxes_",
                                  "resize_", "resize_as_", "as_strided_"})
 
@@ -323,6 +325,11 @@ class ExpressionsMixin:
                 args.append(v)
         if unknown_call:
             return UNKNOWN
+        if len(node.args) == 1 and node.args[0].star == 1 and len(args) == 1 and args[0] is SOME_INT and \
+                isinstance(func, BoundRef) and func.name in _SIZE_VARARGS:
+            # `x.reshape(*shape)` of a 1-D shape whose size is not known: one dim, not a
+            # whole size (`x.reshape(n)` alone is ambiguous to the spec: ops.spec.sizes_arg)
+            args = [ListVal([SOME_INT], "tuple")]
         if alike_at is not None:
             return self._sequential_with_alike(alike_at, args) if not kwargs else UNKNOWN
         if options is not None:

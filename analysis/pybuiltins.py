@@ -34,7 +34,7 @@ _BUILTIN_NAMES = {"len", "range", "enumerate", "zip", "list", "tuple", "dict", "
                   "ValueError", "RuntimeError", "TypeError", "Exception", "AssertionError",
                   "KeyError", "IndexError", "AttributeError", "property", "staticmethod",
                   "classmethod", "slice", "frozenset", "format", "vars", "open", "bytes", "bytearray",
-                  "complex"}
+                  "complex", "globals"}
 
 
 def builtin(name: str):
@@ -1263,6 +1263,23 @@ def _namespace(engine, args, kwargs, site):
     return obj
 
 
+def _globals(engine, args, kwargs, site):
+    """globals(): the module's names as a dict (`globals().get(norm_type)`, a registry of
+    the classes a module defines). The call depends on every one of them, as reading each
+    by name would (memo: global reads)."""
+    from .values import value_key
+    if args or kwargs or not engine.stack:
+        return UNKNOWN
+    frame = engine.stack[-1]
+    genv = frame.globals_env
+    if genv is None:
+        return UNKNOWN
+    names = {k: v for k, v in genv.items() if isinstance(k, str)}
+    for name, v in names.items():
+        frame.entry.global_reads[(frame.path, name)] = value_key(v)
+    return engine.new_obj(DictVal(names))
+
+
 def _ordered_dict(engine, args, kwargs, site):
     return _dict(engine, args, kwargs, site)
 
@@ -1314,7 +1331,7 @@ _TABLE = {
     "builtins.sum": _sum, "builtins.abs": _abs, "builtins.round": _round,
     "builtins.reversed": _reversed, "builtins.sorted": _sorted, "builtins.any": _anyall(any),
     "builtins.all": _anyall(all), "builtins.hasattr": _hasattr, "builtins.getattr": _getattr,
-    "builtins.setattr": _setattr, "builtins.callable": _callable, "builtins.type": _type, "builtins.divmod": _divmod, "builtins.print": _none,
+    "builtins.setattr": _setattr, "builtins.globals": _globals, "builtins.callable": _callable, "builtins.type": _type, "builtins.divmod": _divmod, "builtins.print": _none,
     "builtins.str": _str, "builtins.map": _map, "builtins.iter": _iter, "builtins.filter": _filter, "inspect.signature": _signature,
     "inspect.isfunction": _isfunction,
     "re.split": _re_split, "re.findall": _re_findall, "re.sub": _re_sub,

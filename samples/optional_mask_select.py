@@ -22,7 +22,7 @@ class MaskedNorm(nn.Module):
         shape = x.shape
         x = x.reshape(-1, d)
         x = self.fn(x)
-        x = x.reshape(shape)
+        x = x.reshape(*shape)
         #^ Tensor[...]
         if has_mask:
             x = initial_x.masked_scatter(mask, x)
