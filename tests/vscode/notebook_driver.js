@@ -152,7 +152,9 @@ async function squiggles(page, lineText) {
       }
       // the model cell's inlay hints follow too (the server asks the client to refresh them)
       let hinted = null;
-      for (let i = 0; i < 40; i++) {
+      // (up to 30 s: each keystroke of the edit is an analysis, and a hint request answered
+      // between two of them shows the state before the last one until the next refresh)
+      for (let i = 0; i < 60; i++) {
         hinted = await tokenBox(page, cfg.edit.hint_line, cfg.edit.hint_line);
         if (hinted && hinted.text.includes(cfg.edit.hint)) break;
         await page.waitForTimeout(500);
