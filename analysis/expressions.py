@@ -27,9 +27,9 @@ from .frames import (MAX_UNROLL, over_step_limit, Dep, DiagRecord, Entry, Frame,
                      _hashable)
 
 
-# In-place Tensor methods that change the receiver's shape (the others keep it).
 # Tensor methods taking a size as ints or as one sequence (`x.view(*s)` is `x.view(s)`).
 _SIZE_VARARGS = frozenset({"view", "reshape", "expand", "repeat", "new_zeros", "new_ones", "new_empty"})
+# In-place Tensor methods that change the receiver's shape (the others keep it).
 _RESHAPING_IN_PLACE = frozenset({"unsqueeze_", "squeeze_", "transpose_", "t_", "swapdims_", "swapaxes_",
                                  "resize_", "resize_as_", "as_strided_"})
 

@@ -753,13 +753,14 @@ def _getattr(engine, args, kwargs, site):
     obj, name = args[0], args[1]
     if not isinstance(name, str):
         return UNKNOWN
-    from .values import Instance
-    if len(args) > 2 and isinstance(obj, Instance) and _hasattr(engine, args[:2], {}, site) is False and \
-            not name.startswith("_") and name not in _MODULE_NAMES and obj.cls.lookup("__getattr__") is None and \
-            not (isinstance(obj.attrs.get("__container__"), Container) and name in (obj.attrs["__container__"].keys or ())):
-        return args[2]  # `getattr(self, self.base_model_prefix, self)` on the base model itself
+    from .values import BoundRef, Instance
     v = engine.get_attr(None, obj, name)
-    if v is UNKNOWN and len(args) > 2:
+    if len(args) > 2 and (v is UNKNOWN or (
+            # a module lacking the name: get_attr's last resort, torch.nn.Module's attribute
+            # of that name, which nn.Module does not have either (`getattr(self,
+            # self.base_model_prefix, self)` on the base model itself)
+            isinstance(obj, Instance) and isinstance(v, BoundRef) and v.self_value is obj and v.name == name
+            and not name.startswith("_") and name not in _MODULE_NAMES)):
         return args[2]
     return v
 
