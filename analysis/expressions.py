@@ -799,7 +799,8 @@ class ExpressionsMixin:
             return self.element_of(v.attrs["__container__"])
         if isinstance(v, TensorValue) and v.shape:
             return TensorValue(v.shape[1:], v.dtype)
-        if isinstance(v, ListVal) and v.items:
+        if isinstance(v, (ListVal, Container)) and v.items:
+            # (a ModuleList zipped with a list of unknown length: its layers, joined)
             out = v.items[0]
             for x in v.items[1:]:
                 out = self.join(out, x)

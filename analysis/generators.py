@@ -34,16 +34,22 @@ def is_generator(path: str, unit) -> bool:
     return hit
 
 
+_FIELDS: dict = {}  # IR class -> the names of its fields (dataclasses.fields is slow)
+
+
 def _has_yield(node) -> bool:
+    kind = type(node)
+    if kind is tuple or kind is list or isinstance(node, (tuple, list)):
+        return any(_has_yield(x) for x in node)
     if is_yield(node):
         return True
-    if isinstance(node, (ir.FuncDef, ir.ClassDef)):
+    if kind is ir.FuncDef or kind is ir.ClassDef:
         return False  # their bodies are units of their own
-    if isinstance(node, (tuple, list)):
-        return any(_has_yield(x) for x in node)
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        return any(_has_yield(getattr(node, f.name)) for f in dataclasses.fields(node))
-    return False
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(node)) \
+            if dataclasses.is_dataclass(node) and not isinstance(node, type) else ()
+    return any(_has_yield(getattr(node, n)) for n in names)
 
 
 def record_yield(engine, frame, node, env):

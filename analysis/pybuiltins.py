@@ -170,9 +170,12 @@ def _zip(engine, args, kwargs, site):
     if any(x is None for x in lists):
         # Over a list of unknown length whose items look alike: so do the tuples.
         elements = [_element(engine, a) for a in args]
-        if any(e is None for e in elements):
+        if all(e is None for e in elements):
             return UNKNOWN
-        return alike(ListVal(elements, "tuple"), "tuple")
+        # An argument nothing is known of (`zip(self.h, past_key_values)`, the cache an
+        # opaque library made) still leaves the others' items: how many pairs is not known,
+        # and its part of each is Unknown.
+        return alike(ListVal([UNKNOWN if e is None else e for e in elements], "tuple"), "tuple")
     return ListVal([ListVal(list(t), "tuple") for t in zip(*lists)], "tuple")
 
 

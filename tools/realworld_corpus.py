@@ -386,6 +386,10 @@ def build(root: Path, only: set[str] | None = None, mutants: bool = True, recipe
     site_reqs, tv_reqs = requirements(recipe)
     pip_target(site_reqs, root / "site")
     pip_target(tv_reqs, root / "tvsrc")
+    for rel in recipe.get("strip", []):
+        # Compiled parts of a wheel built against another torch (torchaudio's CUDA-linked
+        # libraries): without them the package imports as pure Python, which it supports.
+        (root / "site" / rel).unlink(missing_ok=True)
     corpus = root / "corpus"
     for sub in ("driver", "nodriver", "mutants", "mutants_nd"):
         (corpus / sub).mkdir(parents=True, exist_ok=True)

@@ -50,9 +50,34 @@ def _some_joined(tensors, dim, stacked):
     return TensorValue(shared[:d] + (joined,) + shared[d + 1:], dtype)
 
 
+def _partly_known(tensors, dim):
+    """cat of a list where some items are not known at all (`torch.cat((past_key, key), -1)`,
+    the past from an opaque cache): each such item, if the call runs, is a tensor of the
+    known items' rank or a legacy empty one, so the result has their rank and the dims they
+    agree on; the joined dim is not known. Nothing is checked: no error from Unknown."""
+    if not isinstance(tensors, (tuple, list)) or any(not is_tensor(t) and t is not UNKNOWN for t in tensors):
+        return None
+    if not any(t is UNKNOWN for t in tensors) or any(is_tensor(t) and t.shape is None for t in tensors):
+        return None  # (a tensor of unknown rank, a generic input's probe: the op's own rules)
+    known = [t.shape for t in tensors if is_tensor(t) and not _is_legacy_empty(t.shape)]
+    if not known or len({len(s) for s in known}) != 1 or len(known[0]) < 2:
+        return None
+    r = len(known[0])
+    if not isinstance(dim, int) or not -r <= dim < r:
+        return None
+    d = dim % r
+    shared = tuple(x if all(type(s[j]) is type(x) and s[j] == x for s in known) else UNKNOWN
+                   for j, x in enumerate(known[0]))
+    dtype = promote(*[t.dtype if is_tensor(t) else None for t in tensors])  # (an unknown item: unknown)
+    return TensorValue(shared[:d] + (UNKNOWN,) + shared[d + 1:], dtype)
+
+
 def cat_shapes(ctx, tensors, dim, name="torch.cat()"):
     if isinstance(tensors, SomeTensors):
         return _some_joined(tensors, dim, stacked=False)
+    partly = _partly_known(tensors, dim)
+    if partly is not None:
+        return partly
     tensors = tensor_list(tensors)
     if not tensors:
         ctx.fail(ILLEGAL_VALUE, f"{name}: expected a non-empty list of Tensors")
@@ -99,9 +124,32 @@ def cat(ctx, tensors, dim=0, *, axis=None, out=None):
     return cat_shapes(ctx, tensors, dim)
 
 
+def _partly_known_stack(tensors, dim):
+    """stack of a list where some items are not known at all: if the call runs, each is a
+    tensor of the known items' shape. Nothing is checked (no error from Unknown)."""
+    if not isinstance(tensors, (tuple, list)) or any(not is_tensor(t) and t is not UNKNOWN for t in tensors):
+        return None
+    if not any(t is UNKNOWN for t in tensors) or any(is_tensor(t) and t.shape is None for t in tensors):
+        return None
+    known = [t.shape for t in tensors if is_tensor(t)]
+    if not known or len({len(s) for s in known}) != 1:
+        return None
+    r = len(known[0]) + 1
+    if not isinstance(dim, int) or not -r <= dim < r:
+        return None
+    d = dim % r
+    shared = tuple(x if all(type(s[j]) is type(x) and s[j] == x for s in known) else UNKNOWN
+                   for j, x in enumerate(known[0]))
+    dtype = promote(*[t.dtype if is_tensor(t) else None for t in tensors])  # (an unknown item: unknown)
+    return TensorValue(shared[:d] + (len(tensors),) + shared[d:], dtype)
+
+
 def stack_shapes(ctx, tensors, dim, name="stack"):
     if isinstance(tensors, SomeTensors):
         return _some_joined(tensors, dim, stacked=True)
+    partly = _partly_known_stack(tensors, dim)
+    if partly is not None:
+        return partly
     tensors = tensor_list(tensors)
     if not tensors:
         ctx.fail(ILLEGAL_VALUE, f"{name} expects a non-empty TensorList")
