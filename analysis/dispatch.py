@@ -796,6 +796,12 @@ def call_external(engine, func, args, kwargs, site):
         # Activation checkpointing runs the function on the arguments (and again in backward).
         own = {k: v for k, v in kwargs.items() if k not in _CHECKPOINT_OPTIONS}
         return engine.call_value(args[0], list(args[1:]), own, site)
+    if name in ("torch.func.jvp", "torch.autograd.functional.jvp") and len(args) >= 2 and not kwargs.get("has_aux"):
+        # Forward-mode AD runs the function on the primals; the tangent out is like the output.
+        primals = engine.iterate(None, args[1]) if isinstance(args[1], ListVal) else [args[1]]
+        if primals is not None:
+            out = engine.call_value(args[0], list(primals), {}, site)
+            return ListVal([out, out], "tuple")
     if name in _CONSTANT_CALLS:
         return _CONSTANT_CALLS[name]
     if name == "torch.is_tensor" and len(args) == 1:
@@ -817,6 +823,8 @@ def call_external(engine, func, args, kwargs, site):
 
     if name.startswith("torch") and name not in _SILENT:
         engine.note_unknown_op(name)
+    from .memo import escape
+    escape(engine, args, kwargs, site)  # a def handed to it may be called in ways not seen
     return UNKNOWN
 
 
@@ -855,6 +863,7 @@ _CONSTANT_CALLS = {"torch.jit.is_scripting": False, "torch.jit.is_tracing": Fals
                    "torch._C._get_tracing_state": None, "torch._assert": None,
                    "torch.compiler.is_compiling": False, "torch._dynamo.is_compiling": False,
                    "torch.is_grad_enabled": True, "torch.get_default_dtype": Dtype("float32"),
+                   "torch.is_autocast_enabled": False, "torch.is_autocast_cpu_enabled": False,
                    # one process, as the file runs on its own: no process group is set up
                    # (`if dist.is_initialized() and dist.get_world_size() > 1: all_gather(...)`)
                    "torch.distributed.is_initialized": False}

@@ -318,12 +318,18 @@ class ExpressionsMixin:
                 elif _unknown_keywords(v) and isinstance(func, Ref) and REGISTRY.get(func.name):
                     neutral_rest = True
                 else:
+                    from .memo import escape
+                    escape(self, args, kwargs, (frame, node))  # (the call is not run)
                     return UNKNOWN
             elif a.name:
                 kwargs[a.name] = v
             else:
                 args.append(v)
         if unknown_call:
+            # Not run (`Function.apply(f, a, b, *phi)` with `phi` of unknown length): the defs
+            # handed to it may be called in ways not seen.
+            from .memo import escape
+            escape(self, args, kwargs, (frame, node))
             return UNKNOWN
         if len(node.args) == 1 and node.args[0].star == 1 and len(args) == 1 and args[0] is SOME_INT and \
                 isinstance(func, BoundRef) and func.name in _SIZE_VARARGS:
@@ -436,6 +442,8 @@ class ExpressionsMixin:
             layer = NNModule(name, {}, site=None)
             layer.same_shape = True
             return self.new_obj(layer)
+        from .memo import escape
+        escape(self, args, kwargs, site)  # (a method of an object nothing is known of)
         return UNKNOWN
 
     def _call_known_way(self, func, args, kwargs, site):
@@ -497,6 +505,16 @@ class ExpressionsMixin:
         call = cls.lookup("__call__")
         if isinstance(call, FunctionVal):
             return self.call_user(call, [inst] + list(args), kwargs, site)
+        if any(b.name in _TRANSFORM_BASES for b in cls.builtin_bases()) and isinstance(cls.lookup("_call"), FunctionVal) \
+                and len(args) == 1 and not kwargs:
+            # torch.distributions.Transform.__call__(x) is `self._call(x)` (no cache is set up
+            # by default: cache_size=0)
+            return self.call_user(cls.lookup("_call"), [inst] + list(args), {}, site)
+        if cls.builtin_bases():
+            # `t(x)` of a torch.distributions.Transform subclass: the base's __call__ (not
+            # read) calls the class's own methods (`_call`) in ways not seen.
+            from .memo import escape
+            escape(self, [m for c in cls.mro() for m in c.attrs.values() if isinstance(m, FunctionVal)], {}, site)
         return UNKNOWN
 
     def construct(self, cls: ClassVal, args, kwargs, site, generic=False):
@@ -607,6 +625,10 @@ class ExpressionsMixin:
                 return self.call_user(fallback, [obj, name], {})
             if obj.cls.is_module():
                 return external_attr(self, Ref("torch.nn.Module"), name, obj)
+            if name == "inv" and isinstance(obj.cls.lookup("_inverse"), FunctionVal) and \
+                    any(b.name in _TRANSFORM_BASES for b in obj.cls.builtin_bases()):
+                # a Transform's `inv(y)` calls its `_inverse(y)`
+                return BoundMethod(obj.cls.lookup("_inverse"), obj)
             return UNKNOWN
         if isinstance(obj, ClassVal):
             member = enums.member_attr(obj, name)
@@ -1058,3 +1080,6 @@ def _keywords_not_known(v) -> bool:
 def _float_like(v) -> bool:
     """A Python float, or a float of unknown value."""
     return isinstance(v, float) or is_some_float(v)
+
+
+_TRANSFORM_BASES = frozenset({"torch.distributions.Transform", "torch.distributions.transforms.Transform"})

@@ -121,6 +121,7 @@ class Entry:
         self.bind_pos: dict = {}  # for module entries: name -> first binding statement
         self.may_raise = False  # its run may have raised (see Frame.may_raise)
         self.rank_blind = False  # a call with an argument of unknown rank (memo.call_user)
+        self.escaped: set = set()  # unit keys of defs of the file handed to code not run (memo.escape)
 
 
 class Frame:

@@ -102,6 +102,11 @@ def generic_hyperparameter(name: str, default, defaults: dict | None = None, rou
         return S.sym(name)
     if type(default) is str and default:
         return DefaultStr(default, name)
+    if empty_sequence(default):
+        # `size=tuple()`, `batch_shape=()`: the callers pass sizes of their own, of any
+        # length; the empty default is one choice, not the rank the body works with.
+        from .values import SOME_INT, alike
+        return alike(SOME_INT, default.kind)
     if _int_tuple(default):
         # `stride=(1, 1)`, `dims=(32, 64, 160, 256)`: each item as an int default of its
         # own (`stride_0`, `stride_1`); the number of items stays (it often is the number of
@@ -150,6 +155,11 @@ def same_shape_layer_name(v) -> str | None:
         return None
     words = set(name.lower().split("_"))
     return name if words & _SAME_SHAPE_WORDS and not words & {"args", "kwargs", "cfg", "type"} else None
+
+
+def empty_sequence(v) -> bool:
+    from .values import ListVal
+    return type(v) is ListVal and v.kind in ("tuple", "list") and not v.items and not getattr(v, "unknown", False)
 
 
 def _int_tuple(v) -> bool:

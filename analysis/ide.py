@@ -76,8 +76,9 @@ def _engine_view(engine, path: str) -> tuple:
         generic = entry.id not in engine.real_ids
         facts, marked = _fact_units(entry, path)
         for unit_key in facts | marked:
-            if generic and unit_key in engine.real_units:
-                continue  # a def the file really runs: facts come from those runs only
+            if generic and unit_key in engine.real_units and unit_key not in engine.escaped_units:
+                continue  # a def the file really runs: facts come from those runs only (unless
+                # it was also handed to code not run, which may call it otherwise: memo.escape)
             (by_unit if unit_key in facts else marked_only).setdefault(unit_key, []).append(entry)
         only_guessed = trusted is not None and entry.id not in trusted
         for rec in entry.diags.values():
@@ -463,7 +464,7 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
                     rank_blind.add(key[3])
                 if "whole" in vals:
                     kind_unknown.add(key[3])
-                    if entry.id in engine.real_ids:
+                    if _stands_for_real_calls(engine, entry):
                         kind_unknown_run.add(key[3])
             else:
                 bucket = facts.setdefault(key[2], [])
@@ -490,7 +491,7 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
             # 3): the join claims no rank, only the last dims every context agrees on. Among
             # symbolic contexts alone (no caller), all made up, the ranked ones' rank stands,
             # with its dims unknown.
-            if not any(e.id in engine.real_ids for e in entries):
+            if not any(_stands_for_real_calls(engine, e) for e in entries):
                 vals = ranked
             unevaluated.add(nid)
         joined = _join_all(engine, vals)
@@ -518,6 +519,12 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
     if contract is not None:
         out.append(contract)
     return out
+
+
+def _stands_for_real_calls(engine, entry) -> bool:
+    """A context the file really runs, or the generic run of a def it hands to code not run
+    (memo.escape): that code's calls are real ones, of shapes the analysis did not see."""
+    return entry.id in engine.real_ids or entry.unit_key in engine.escaped_units
 
 
 def _contract(engine, unit_key, entries, notes=((), ())):

@@ -70,6 +70,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.rerun_globals: set = set()
         self.unchanged_ids: set = set()
         self.called_units: set = set()
+        self.escaped_units: set = set()
         self.soft_conditions: set = set()  # requirements on made-up symbols (dispatch._rests_on_soft)
         self.probing = 0  # > 0 while a generic context's inputs are being probed (generic.py)
         self.joining_probes = 0  # > 0 while inputs left open are probed again (probe_inputs)
@@ -167,7 +168,8 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         built: dict | None = None
         try:
             for key, unit in order:
-                if unit.kind != "function" or key in self.called_units or "<locals>" in key:
+                if unit.kind != "function" or (key in self.called_units and key not in self.escaped_units) \
+                        or "<locals>" in key:
                     continue
                 if built is None and key in classes:
                     built = {}

@@ -8,11 +8,11 @@ import dataclasses
 from . import ir
 from . import shapes as S
 from .shapes import UNKNOWN
-from .values import SOME_INT, ClassVal, DictVal, FunctionVal, Instance, ListVal, Ref, alike, is_tensor, value_key
+from .values import SOME_INT, BoundMethod, ClassVal, DictVal, FunctionVal, Instance, ListVal, PartialVal, Ref, alike, is_tensor, value_key
 from .ops.spec import SomeTensors, TensorValue
 from . import configs, generators, pybuiltins
 from .annotations import tensor_from_annotation
-from .generic import GENERIC_REST, context_notes, generic_hyperparameter
+from .generic import GENERIC_REST, context_notes, empty_sequence, generic_hyperparameter
 from .name_uses import name_uses, rounded_parameter, sequence_parameter, used_as_no_number
 from .frames import MAX_DEPTH, CALL_STEPS, reachable, depth_exceeded, over_step_limit, Dep, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
 
@@ -131,7 +131,7 @@ class MemoMixin:
 
     def compute_live(self):
         """Entries reachable from this run's roots: exactly what the results are made of."""
-        self.live, self.called_units = {}, set()
+        self.live, self.called_units, self.escaped_units = {}, set(), set()
         todo = list(self.roots)
         while todo:
             e = todo.pop()
@@ -141,6 +141,7 @@ class MemoMixin:
             e.last_run = self.run_id
             self.called_units.add(e.unit_key)
             self.called_units.update(k for _, k in e.units)
+            self.escaped_units |= e.escaped
             todo.extend(e.children)
 
     # =====================================================================================
@@ -368,6 +369,7 @@ class MemoMixin:
         caller.entry.deps.extend(entry.deps)
         caller.entry.children.extend(entry.children)
         caller.entry.global_reads.update(entry.global_reads)
+        caller.entry.escaped |= entry.escaped
         for pid, uses in entry.__dict__.get("probe_uses", {}).items():
             caller.entry.__dict__.setdefault("probe_uses", {}).setdefault(pid, []).extend(uses)
         if "grad_flags" in entry.__dict__:  # requires_grad writes (calltrace.requires_grad)
@@ -444,6 +446,13 @@ class MemoMixin:
                         env[p.name] = part if part is not None else \
                             generic_hyperparameter(p.name, env.get(p.name), context_notes(self, "defaults"),
                                                    rounded=rounded_parameter(unit, p.name))
+            else:
+                # `def random_unitquat(size=tuple())` nobody calls: the callers pass sizes
+                # of their own, so the empty default is one of any number of dims.
+                for p in params:
+                    if p.kind in ("pos", "kwonly") and p.name not in given and p.name in fn.defaults \
+                            and env.get(p.name) is fn.defaults[p.name] and empty_sequence(env[p.name]):
+                        env[p.name] = generic_hyperparameter(p.name, env[p.name])
             # Parameters with tensor annotations get symbolic shapes.
             for p in params:
                 if p.annotation is not None and env.get(p.name) is UNKNOWN:
@@ -651,3 +660,25 @@ def _flag_default(fn, name):
     symbol named after it)."""
     default = fn.defaults.get(name, UNKNOWN)
     return default if isinstance(default, bool) else UNKNOWN
+
+
+def escape(engine, args, kwargs, site) -> None:
+    """Defs of the program handed to a call the analysis does not run (`torch.func.jvp(f,
+    ...)`, a library's `register_hook(fn)`, a method of an opaque object): that code may call
+    them with other arguments than the calls seen, so they also get the generic run of a def
+    nobody calls (infer.run_uncalled), and their hovers do not show a seen call's shapes as
+    the only ones."""
+    frame = site[0] if site else None
+    if frame is None or getattr(frame, "entry", None) is None:
+        return
+    for v in list(args) + list(kwargs.values()):
+        for _ in range(4):  # (a partial of a bound method of ...)
+            if isinstance(v, PartialVal):
+                v = v.func
+            elif isinstance(v, BoundMethod):
+                v = v.func
+            else:
+                break
+        v = getattr(v, "wrapped", v)
+        if isinstance(v, FunctionVal):
+            frame.entry.escaped.add(v.unit_key)

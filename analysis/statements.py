@@ -593,6 +593,11 @@ class StatementsMixin:
         elif t is ir.Attr:
             obj = self.eval(frame, target.obj, env)
             self.record(frame, target.nid, value, target=True)
+            if target.name == "data" and isinstance(obj, TensorValue):
+                # `self.W.data = W.to(dtype)` swaps the tensor a parameter holds: its shape
+                # and dtype from here on are the new one's (as for an in-place reshape).
+                self._rebind_receiver(frame, target.obj, value, env, obj)
+                return
             self.set_attr(frame, obj, target.name, value)
         elif t is ir.Subscript:
             obj = self.eval(frame, target.obj, env)
@@ -677,6 +682,11 @@ class StatementsMixin:
         return list(dims)
 
     def set_attr(self, frame, obj, name, value):
+        if isinstance(obj, Instance) and name == "__class__" and isinstance(value, ClassVal):
+            # `layer.__class__ = MonotonicLinear`: the same object, its methods from then on
+            self._mutated(obj)
+            obj.cls = value
+            return
         if isinstance(obj, Instance):
             self._mutated(obj)
             obj.attrs[name] = value

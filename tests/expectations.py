@@ -4,6 +4,7 @@ Syntax (comments in `samples/**/*.py`):
 
 - `# ^ Tensor[64, 6, 24, 24]` on the line below an expression: the caret's column points
   into the expression; the innermost shape fact there must print exactly like this.
+  `# ^ none`: no shape is claimed there at all (a hover that would mislead is left out).
 - `# error: shape-mismatch` (or `# warning: CODE`) at the end of a line: a diagnostic with
   that severity and code starts on that line. Every diagnostic must be expected this way:
   an unexpected one fails the check (no false squiggles).
@@ -56,7 +57,7 @@ def check(text: str, result: FileAnalysis, verified_fixes=None) -> list[str]:
     for line, col, want in expected.shapes:
         fact = result.fact_at((line, col))
         got = fact.shape if fact else None
-        if got != want:
+        if got != (None if want == "none" else want):
             problems.append(f"line {line + 1} col {col + 1}: expected {want}, got {got}")
     got_diags = {(d.span.start[0], d.severity, d.code): d.message for d in result.diagnostics}
     for key in sorted(expected.diags - set(got_diags)):
