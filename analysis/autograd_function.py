@@ -23,6 +23,9 @@ def apply_of(engine, cls: ClassVal):
     forward = cls.lookup("forward")
     if not isinstance(forward, FunctionVal):
         return UNKNOWN
+    if isinstance(cls.lookup("setup_context"), FunctionVal):
+        # The newer form: forward takes no ctx (setup_context gets it apart, after forward).
+        return PartialVal(forward, [cls], {}) if "classmethod" in forward.decorators else forward
     ctx_cls = ClassVal("FunctionCtx", [], {}, "", cls.path)
     ctx = engine.new_obj(Instance(ctx_cls))
     if "classmethod" in forward.decorators:

@@ -625,10 +625,11 @@ class ExpressionsMixin:
                 return self.call_user(fallback, [obj, name], {})
             if obj.cls.is_module():
                 return external_attr(self, Ref("torch.nn.Module"), name, obj)
-            if name == "inv" and isinstance(obj.cls.lookup("_inverse"), FunctionVal) and \
+            own = _TRANSFORM_METHODS.get(name)
+            if own is not None and isinstance(obj.cls.lookup(own), FunctionVal) and \
                     any(b.name in _TRANSFORM_BASES for b in obj.cls.builtin_bases()):
-                # a Transform's `inv(y)` calls its `_inverse(y)`
-                return BoundMethod(obj.cls.lookup("_inverse"), obj)
+                # a Transform's `inv(y)` calls its `_inverse(y)`, `__call__(x)` its `_call(x)`
+                return BoundMethod(obj.cls.lookup(own), obj)
             return UNKNOWN
         if isinstance(obj, ClassVal):
             member = enums.member_attr(obj, name)
@@ -1083,3 +1084,4 @@ def _float_like(v) -> bool:
 
 
 _TRANSFORM_BASES = frozenset({"torch.distributions.Transform", "torch.distributions.transforms.Transform"})
+_TRANSFORM_METHODS = {"inv": "_inverse", "__call__": "_call"}  # (torch.distributions.Transform's own)

@@ -464,6 +464,9 @@ def _abs(engine, args, kwargs, site):
     v = args[0]
     if isinstance(v, (int, float)) and not isinstance(v, S.Expr):
         return abs(v)
+    if is_tensor(v):  # `abs(t)` is `t.__abs__()`, torch.abs
+        from .dispatch import REGISTRY, run_op
+        return run_op(engine, REGISTRY["torch.abs"], [v], {}, site)
     return UNKNOWN
 
 

@@ -593,10 +593,11 @@ class StatementsMixin:
         elif t is ir.Attr:
             obj = self.eval(frame, target.obj, env)
             self.record(frame, target.nid, value, target=True)
-            if target.name == "data" and isinstance(obj, TensorValue):
+            if target.name == "data" and isinstance(obj, TensorValue) and isinstance(value, TensorValue) and \
+                    value.shape is not None and not self._layer_parameter(frame, target.obj, env):
                 # `self.W.data = W.to(dtype)` swaps the tensor a parameter holds: its shape
-                # and dtype from here on are the new one's (as for an in-place reshape).
-                self._rebind_receiver(frame, target.obj, value, env, obj)
+                # and dtype from here on are the new one's (a value not known swaps nothing).
+                self._rebind_receiver(frame, target.obj, value, env)
                 return
             self.set_attr(frame, obj, target.name, value)
         elif t is ir.Subscript:
@@ -680,6 +681,11 @@ class StatementsMixin:
         if rest:
             return self.iterate(frame, self.eval(frame, value_node, env, record=False))
         return list(dims)
+
+    def _layer_parameter(self, frame, node, env) -> bool:
+        """`self.conv.weight`: a parameter of a modelled layer, whose shapes come from the
+        layer's hyperparameters (a `.data` swap there changes values, not the layer's sizes)."""
+        return type(node) is ir.Attr and isinstance(self.eval(frame, node.obj, env, record=False), NNModule)
 
     def set_attr(self, frame, obj, name, value):
         if isinstance(obj, Instance) and name == "__class__" and isinstance(value, ClassVal):

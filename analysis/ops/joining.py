@@ -60,7 +60,7 @@ def _partly_known(tensors, dim):
     if not any(t is UNKNOWN for t in tensors) or any(is_tensor(t) and t.shape is None for t in tensors):
         return None  # (a tensor of unknown rank, a generic input's probe: the op's own rules)
     known = [t.shape for t in tensors if is_tensor(t) and not _is_legacy_empty(t.shape)]
-    if not known or len({len(s) for s in known}) != 1 or len(known[0]) < 2:
+    if not known or len({len(s) for s in known}) != 1 or len(known[0]) < 2 or not _concrete(known):
         return None
     r = len(known[0])
     if not isinstance(dim, int) or not -r <= dim < r:
@@ -70,6 +70,12 @@ def _partly_known(tensors, dim):
                    for j, x in enumerate(known[0]))
     dtype = promote(*[t.dtype if is_tensor(t) else None for t in tensors])  # (an unknown item: unknown)
     return TensorValue(shared[:d] + (UNKNOWN,) + shared[d + 1:], dtype)
+
+
+def _concrete(shapes) -> bool:
+    """Every dim a number: the rank is the file's own, not one made up for an input of a def
+    nobody calls (whose Unknown partner may well be of another rank)."""
+    return all(type(d) is int for s in shapes for d in s)
 
 
 def cat_shapes(ctx, tensors, dim, name="torch.cat()"):
@@ -132,7 +138,7 @@ def _partly_known_stack(tensors, dim):
     if not any(t is UNKNOWN for t in tensors) or any(is_tensor(t) and t.shape is None for t in tensors):
         return None
     known = [t.shape for t in tensors if is_tensor(t)]
-    if not known or len({len(s) for s in known}) != 1:
+    if not known or len({len(s) for s in known}) != 1 or not _concrete(known):
         return None
     r = len(known[0]) + 1
     if not isinstance(dim, int) or not -r <= dim < r:
