@@ -717,6 +717,11 @@ class StatementsMixin:
             obj.attrs[name] = value
         elif isinstance(obj, TensorValue) and name == "requires_grad":
             calltrace.requires_grad(self, obj, value)  # which parameters train: the summary's
+        elif isinstance(obj, Ref) or obj is UNKNOWN:
+            # `Transform.call_and_ladj = _call_and_ladj`: a def patched onto a class the
+            # analysis does not read is called by code it does not see (memo.escape)
+            from .memo import escape
+            escape(self, [value], {}, (frame, None))
 
     def set_item(self, frame, obj, index, value):
         unknown_length = getattr(obj, "unknown", False)
