@@ -857,7 +857,10 @@ _PASSTHROUGH = {"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.jit
                 "torch.nn.utils.spectral_norm", "torch.nn.utils.parametrizations.weight_norm",
                 "torch.nn.utils.parametrizations.spectral_norm",
                 "dataclasses.dataclass", "functools.wraps", "torch.no_grad",
-                "torch.jit.ignore", "torch.jit.unused"}
+                "torch.jit.ignore", "torch.jit.unused",
+                # (compilation hints: eagerly, the function itself)
+                "torch._dynamo.disable", "torch.compiler.disable", "torch._dynamo.allow_in_graph",
+                "torch.compiler.allow_in_graph", "torch.jit.script_if_tracing"}
 # Calls whose answer is known: model code runs eagerly, not under TorchScript or tracing.
 _CONSTANT_CALLS = {"torch.jit.is_scripting": False, "torch.jit.is_tracing": False,
                    "torch._C._get_tracing_state": None, "torch._assert": None,
