@@ -962,8 +962,26 @@ def _finfo(args, kwargs):
     return NamedTupleVal("finfo", _FINFO_FIELDS, [bits, eps, big, -big, tiny, tiny, resolution])
 
 
+# torch.iinfo(dtype): an integer dtype's range (`n * n < torch.iinfo(torch.int32).max`, a
+# guard before an op that cannot take more elements).
+_IINFO_FIELDS = ("bits", "max", "min")
+_IINFO = {"int8": 8, "int16": 16, "int32": 32, "int64": 64}
+
+
+def _iinfo(args, kwargs):
+    from .ops.spec import Dtype
+    if len(args) != 1 or kwargs or not isinstance(args[0], Dtype):
+        return UNKNOWN
+    if str(args[0]) == "uint8":
+        return NamedTupleVal("iinfo", _IINFO_FIELDS, [8, 255, 0])
+    bits = _IINFO.get(str(args[0]))
+    if bits is None:
+        return UNKNOWN  # a float dtype: iinfo raises
+    return NamedTupleVal("iinfo", _IINFO_FIELDS, [bits, 2 ** (bits - 1) - 1, -2 ** (bits - 1)])
+
+
 def is_torch_helper(name: str) -> bool:
-    if name in ("torch.finfo", "torch.jit.isinstance"):
+    if name in ("torch.finfo", "torch.iinfo", "torch.jit.isinstance"):
         return True
     if not name.startswith("torch.nn.modules."):
         return False
@@ -974,6 +992,8 @@ def is_torch_helper(name: str) -> bool:
 def call_torch_helper(engine, name, args, kwargs, site):
     if name == "torch.finfo":
         return _finfo(args, kwargs)
+    if name == "torch.iinfo":
+        return _iinfo(args, kwargs)
     if name == "torch.jit.isinstance":  # eager mode: isinstance
         return _isinstance(engine, args, kwargs, site) if len(args) == 2 and not kwargs else UNKNOWN
     short = name.rsplit(".", 1)[-1]

@@ -276,7 +276,10 @@ def tensor_where(ctx, input, condition, other):
 @op("torch.where")
 def where(ctx, condition, input=None, other=None):
     if input is None and other is None:
-        raise Unknowable("torch.where(cond) returns data-dependent indices")
+        # torch.nonzero(cond, as_tuple=True): one 1-D index tensor per dim, of a length that
+        # depends on the data
+        shape = ctx.shape(condition)
+        return tuple(TensorValue((UNKNOWN,), "int64") for _ in range(max(len(shape), 1)))
     if is_tensor(condition) and condition.dtype is not None and condition.dtype not in ("bool", "uint8"):
         ctx.fail(DTYPE_MISMATCH, "where expected condition to be a boolean tensor, but got a tensor "
                                  f"with dtype {dtype_name(condition.dtype)}")
@@ -442,13 +445,15 @@ _UNARY = ["abs", "neg", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
           "leaky_relu", "hardtanh", "hardsigmoid", "hardswish", "softplus", "softsign",
           "tanhshrink", "logsigmoid", "erf", "erfc", "erfinv", "floor", "ceil", "round", "trunc",
           "frac", "sign", "sgn", "reciprocal", "square", "nan_to_num", "contiguous", "clone",
-          "detach", "float", "double", "half", "bfloat16", "int", "long", "bool", "cpu", "cuda",
+          "detach", "float", "double", "half", "bfloat16", "int", "long", "bool", "byte", "char",
+          "short", "cpu", "cuda",
           "to", "type_as", "zero_", "normal_", "uniform_", "exponential_",
           "bernoulli", "threshold", "softshrink", "hardshrink", "rrelu",
           "logit", "positive", "negative", "bitwise_not", "logical_not", "isnan", "isinf",
           "isfinite", "signbit", "angle", "conj", "real", "pin_memory", "share_memory_"]
 _DTYPE_OF = {"float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16",
-             "int": "int32", "long": "int64", "bool": "bool", "isnan": "bool", "isinf": "bool",
+             "int": "int32", "long": "int64", "bool": "bool", "byte": "uint8", "char": "int8",
+             "short": "int16", "isnan": "bool", "isinf": "bool",
              "isfinite": "bool", "signbit": "bool", "logical_not": "bool"}
 # integral/bool inputs give a float32 result
 _U_TO_FLOAT = {"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos",

@@ -105,7 +105,8 @@ add("torch.where", T(2, 3, dtype="bool"), 1.0, T(3))
 add("torch.where", T(2, 3, dtype="bool"), T(2, 3), T(2, 3, dtype="int64"))
 add("torch.where", T(2, 3, dtype="bool"), T(2, 3, dtype="float64"), T(3, dtype="int64"))
 add("torch.where", T(2, 3), T(2, 3), T(2, 3))  # condition must be bool
-add("torch.where", T(2, 3, dtype="bool"))  # data-dependent: no verdict
+add("torch.where", T(2, 3))  # one index tensor per dim; their length is the data's (all nonzero here)
+add("torch.where", T(4))
 add("Tensor.where", T(2, 3), T(2, 3, dtype="bool"), T(3))
 add("Tensor.where", T(2, 3), T(3, 3, dtype="bool"), 0.0)
 add("torch.lerp", T(2, 3), T(3), 0.5)
