@@ -22,6 +22,34 @@ def broadcast_shapes(ctx, *shapes):
     return tuple(reversed(out))
 
 
+@op("torch.broadcast_shapes")
+def broadcast_shapes_of_sizes(ctx, *shapes):
+    """torch.broadcast_shapes((2, 1), (3,)): the size the shapes broadcast to. A mismatch is
+    left Unknown (torch words it its own way); a `?` meets a size > 1 as that size."""
+    sizes = []
+    for s in shapes:
+        if isinstance(s, (tuple, list)):
+            sizes.append(tuple(s))
+        elif isinstance(s, int) or isinstance(s, S.Expr):
+            sizes.append((s,))
+        else:
+            raise Unknowable("not a size")
+    rank = max((len(s) for s in sizes), default=0)
+    out = []
+    for i in range(-rank, 0):
+        dims = {d for s in sizes if len(s) >= -i for d in (s[i],) if not (type(d) is int and d == 1)}
+        known = {d for d in dims if type(d) is int}
+        if len(known) > 1:
+            raise Unknowable("sizes that do not broadcast")
+        if known:
+            out.append(known.pop())
+        elif len(dims) == 1 and UNKNOWN not in dims:
+            out.append(dims.pop())
+        else:
+            out.append(1 if not dims else UNKNOWN)
+    return tuple(out)
+
+
 def _broadcast_dim(ctx, a, b, shapes, axis, pos):
     if a == 1:
         return b

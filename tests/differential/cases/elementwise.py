@@ -95,6 +95,11 @@ add("Tensor.__iadd__", T(2, 3), T(3))
 add("Tensor.__iadd__", T(3), T(2, 3))
 add("Tensor.__imul__", T(2, 3), 2)
 
+# -- broadcast_shapes (sizes, not tensors) -----------------------------------------------
+add("torch.broadcast_shapes", (2, 1), (3,))
+add("torch.broadcast_shapes", (4, 1, 3), (5, 1), ())
+add("torch.broadcast_shapes", 4, (2, 1))
+
 # -- where / lerp / addcmul --------------------------------------------------------------
 for c, x, y in [((2, 3), (2, 3), (2, 3)), ((2, 1), (1, 3), ()), ((3,), (2, 3), (2, 1)),
                 ((2, 3), (3, 2), (2, 3)), ((0, 3), (3,), (1,)), ((4, 1, 1), (2, 3), (3,)),
