@@ -239,8 +239,15 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                     self.generic_run_done(started, path, key, collected, start)
                 except Budget:
                     pass
+                except RecursionError:
+                    # Calls nested deeper than Python's stack (a recursive helper whose depth
+                    # is a symbol): this def's run is lost, not the other defs' (each frame's
+                    # `finally` put the engine's state back on the way out).
+                    self.log.append(f"budget:recursion: the run of {key} went deeper than the stack allows")
         except Budget:
             pass  # the budget is spent (building a generic instance, say): what ran stays
+        except RecursionError:
+            stop_run(self, "recursion")  # (deeper than Python's stack): what ran stays
         self._collect.pop()
         self.keep_generic_runs(path)
         dropped = _reached_by_others(own, path, self.generic_runs)

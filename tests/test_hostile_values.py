@@ -295,3 +295,46 @@ def test_a_budget_spent_by_a_later_def_keeps_what_the_earlier_ones_ran(tmp_path)
     assert any(q.startswith("budget:steps") for q in host.query_log), host.query_log
     assert "Tensor[b, n, dim]" in want
     assert "Tensor[b, n, dim]" in {f.shape for f in result.facts if f.is_target}
+
+
+RUNAWAY_THEN_A_CLASS = '''
+import torch
+from torch import nn
+
+
+def runaway(x):
+    return x + 1
+
+
+class Small(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        b, n, d = x.shape
+        y = self.proj(x)
+        return y
+'''
+
+
+def test_a_def_deeper_than_the_python_stack_keeps_the_other_defs_shapes(tmp_path, monkeypatch):
+    """A def nobody calls whose run goes deeper than Python's stack (pykan's spline basis
+    recursing on a symbolic order did, in a generic run; simulated here, as the depth that
+    trips it depends on the caller's stack) loses its own run only: the class analysed after
+    it (plain functions go first) keeps its shapes. They used to vanish with it."""
+    from shapesense.analysis import infer
+    real = infer.Engine.call_user
+
+    def call_user(self, fn, *args, **kwargs):
+        if fn.qualname == "runaway":
+            raise RecursionError("maximum recursion depth exceeded (simulated)")
+        return real(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(infer.Engine, "call_user", call_user)
+    path = str(tmp_path / "m.py")
+    host = AnalysisHost()
+    host.set_file(path, RUNAWAY_THEN_A_CLASS)
+    shapes = {f.shape for f in host.analyze(path).facts if f.is_target}
+    assert any(q.startswith("budget:recursion") for q in host.query_log), host.query_log[-5:]
+    assert "Tensor[b, n, dim]" in shapes
