@@ -256,10 +256,8 @@ def test_dict_comprehension_past_a_cap_is_unknown_not_empty(tmp_path):
     assert fact is None or fact.shape != "Tensor[0]", fact
 
 
-SPENT_BY_A_LATER_DEF = '''
-import torch
-from torch import nn
-
+# A small model whose forward the tests below expect to see analysed (`Tensor[b, n, dim]`).
+SMALL_MODEL = '''
 
 class Small(nn.Module):
     def __init__(self, dim):
@@ -270,7 +268,9 @@ class Small(nn.Module):
         b, n, d = x.shape
         y = self.proj(x)
         return y
+'''
 
+SPENT_BY_A_LATER_DEF = "import torch\nfrom torch import nn\n" + SMALL_MODEL + '''
 
 class Costly(nn.Module):
     def __init__(self, dim):
@@ -304,18 +304,7 @@ from torch import nn
 
 def runaway(x):
     return x + 1
-
-
-class Small(nn.Module):
-    def __init__(self, dim):
-        super().__init__()
-        self.proj = nn.Linear(dim, dim)
-
-    def forward(self, x):
-        b, n, d = x.shape
-        y = self.proj(x)
-        return y
-'''
+''' + SMALL_MODEL
 
 
 def test_a_def_deeper_than_the_python_stack_keeps_the_other_defs_shapes(tmp_path, monkeypatch):

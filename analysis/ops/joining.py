@@ -50,25 +50,28 @@ def _some_joined(tensors, dim, stacked):
     return TensorValue(shared[:d] + (joined,) + shared[d + 1:], dtype)
 
 
-def _partly_known(tensors, dim):
-    """cat of a list where some items are not known at all (`torch.cat((past_key, key), -1)`,
-    the past from an opaque cache): each such item, if the call runs, is a tensor of the
-    known items' rank or a legacy empty one, so the result has their rank and the dims they
-    agree on; the joined dim is not known. Nothing is checked: no error from Unknown."""
+def _partly_known(tensors, dim, stacked):
+    """cat / stack of a list where some items are not known at all (`torch.cat((past_key, key),
+    -1)`, the past from an opaque cache). If the call runs, each such item is a tensor of the
+    known items' rank (for cat, or a legacy empty one) and, for stack, of their shape: the
+    result has their rank and the dims they agree on; cat's joined dim is not known. Nothing
+    is checked: no error from Unknown. None when the rule does not apply."""
     if not isinstance(tensors, (tuple, list)) or any(not is_tensor(t) and t is not UNKNOWN for t in tensors):
         return None
     if not any(t is UNKNOWN for t in tensors) or any(is_tensor(t) and t.shape is None for t in tensors):
         return None  # (a tensor of unknown rank, a generic input's probe: the op's own rules)
-    known = [t.shape for t in tensors if is_tensor(t) and not _is_legacy_empty(t.shape)]
-    if not known or len({len(s) for s in known}) != 1 or len(known[0]) < 2 or not _concrete(known):
+    known = [t.shape for t in tensors if is_tensor(t) and (stacked or not _is_legacy_empty(t.shape))]
+    if not known or len({len(s) for s in known}) != 1 or (not stacked and len(known[0]) < 2) or not _concrete(known):
         return None
-    r = len(known[0])
+    r = len(known[0]) + (1 if stacked else 0)
     if not isinstance(dim, int) or not -r <= dim < r:
         return None
     d = dim % r
     shared = tuple(x if all(type(s[j]) is type(x) and s[j] == x for s in known) else UNKNOWN
                    for j, x in enumerate(known[0]))
     dtype = promote(*[t.dtype if is_tensor(t) else None for t in tensors])  # (an unknown item: unknown)
+    if stacked:
+        return TensorValue(shared[:d] + (len(tensors),) + shared[d:], dtype)
     return TensorValue(shared[:d] + (UNKNOWN,) + shared[d + 1:], dtype)
 
 
@@ -81,7 +84,7 @@ def _concrete(shapes) -> bool:
 def cat_shapes(ctx, tensors, dim, name="torch.cat()"):
     if isinstance(tensors, SomeTensors):
         return _some_joined(tensors, dim, stacked=False)
-    partly = _partly_known(tensors, dim)
+    partly = _partly_known(tensors, dim, stacked=False)
     if partly is not None:
         return partly
     tensors = tensor_list(tensors)
@@ -130,30 +133,10 @@ def cat(ctx, tensors, dim=0, *, axis=None, out=None):
     return cat_shapes(ctx, tensors, dim)
 
 
-def _partly_known_stack(tensors, dim):
-    """stack of a list where some items are not known at all: if the call runs, each is a
-    tensor of the known items' shape. Nothing is checked (no error from Unknown)."""
-    if not isinstance(tensors, (tuple, list)) or any(not is_tensor(t) and t is not UNKNOWN for t in tensors):
-        return None
-    if not any(t is UNKNOWN for t in tensors) or any(is_tensor(t) and t.shape is None for t in tensors):
-        return None
-    known = [t.shape for t in tensors if is_tensor(t)]
-    if not known or len({len(s) for s in known}) != 1 or not _concrete(known):
-        return None
-    r = len(known[0]) + 1
-    if not isinstance(dim, int) or not -r <= dim < r:
-        return None
-    d = dim % r
-    shared = tuple(x if all(type(s[j]) is type(x) and s[j] == x for s in known) else UNKNOWN
-                   for j, x in enumerate(known[0]))
-    dtype = promote(*[t.dtype if is_tensor(t) else None for t in tensors])  # (an unknown item: unknown)
-    return TensorValue(shared[:d] + (len(tensors),) + shared[d:], dtype)
-
-
 def stack_shapes(ctx, tensors, dim, name="stack"):
     if isinstance(tensors, SomeTensors):
         return _some_joined(tensors, dim, stacked=True)
-    partly = _partly_known_stack(tensors, dim)
+    partly = _partly_known(tensors, dim, stacked=True)
     if partly is not None:
         return partly
     tensors = tensor_list(tensors)
