@@ -20,6 +20,7 @@ from .values import (BoundRef, Container, DictVal, FunctionVal, Instance, ListVa
                      SliceVal, is_tensor)
 from . import calltrace, pybuiltins, pysets
 from . import layout
+from .frames import escape
 from .limits import format_too_big, replace_too_big
 from .values import SOME_INT, MaybeNone, added_after_loop, alike, is_int_like, too_many
 from . import datasources, generic, tails
@@ -823,7 +824,6 @@ def call_external(engine, func, args, kwargs, site):
 
     if name.startswith("torch") and name not in _SILENT:
         engine.note_unknown_op(name)
-    from .memo import escape
     escape(engine, args, kwargs, site)  # a def handed to it may be called in ways not seen
     return UNKNOWN
 

@@ -23,7 +23,7 @@ from .dispatch import (SOME_FLOAT, binary_op, call_external, compare_values, ext
                        subscript_value, unary_op)
 from .nnmodules import call_module
 from .calltrace import traced
-from .frames import (MAX_UNROLL, over_step_limit, Dep, DiagRecord, Entry, Frame, _PseudoUnit, _LazyIter, _add_fact,
+from .frames import (MAX_UNROLL, escape, over_step_limit, Dep, DiagRecord, Entry, Frame, _PseudoUnit, _LazyIter, _add_fact,
                      _hashable)
 
 
@@ -318,7 +318,6 @@ class ExpressionsMixin:
                 elif _unknown_keywords(v) and isinstance(func, Ref) and REGISTRY.get(func.name):
                     neutral_rest = True
                 else:
-                    from .memo import escape
                     escape(self, args, kwargs, (frame, node))  # (the call is not run)
                     return UNKNOWN
             elif a.name:
@@ -328,7 +327,6 @@ class ExpressionsMixin:
         if unknown_call:
             # Not run (`Function.apply(f, a, b, *phi)` with `phi` of unknown length): the defs
             # handed to it may be called in ways not seen.
-            from .memo import escape
             escape(self, args, kwargs, (frame, node))
             return UNKNOWN
         if len(node.args) == 1 and node.args[0].star == 1 and len(args) == 1 and args[0] is SOME_INT and \
@@ -442,7 +440,6 @@ class ExpressionsMixin:
             layer = NNModule(name, {}, site=None)
             layer.same_shape = True
             return self.new_obj(layer)
-        from .memo import escape
         escape(self, args, kwargs, site)  # (a method of an object nothing is known of)
         return UNKNOWN
 
@@ -505,15 +502,13 @@ class ExpressionsMixin:
         call = cls.lookup("__call__")
         if isinstance(call, FunctionVal):
             return self.call_user(call, [inst] + list(args), kwargs, site)
-        if any(b.name in _TRANSFORM_BASES for b in cls.builtin_bases()) and isinstance(cls.lookup("_call"), FunctionVal) \
-                and len(args) == 1 and not kwargs:
-            # torch.distributions.Transform.__call__(x) is `self._call(x)` (no cache is set up
-            # by default: cache_size=0)
-            return self.call_user(cls.lookup("_call"), [inst] + list(args), {}, site)
+        own = _transform_method(cls, "__call__")
+        if own is not None and len(args) == 1 and not kwargs:
+            # (no cache is set up by default: cache_size=0)
+            return self.call_user(own, [inst] + list(args), {}, site)
         if cls.builtin_bases():
             # `t(x)` of a torch.distributions.Transform subclass: the base's __call__ (not
             # read) calls the class's own methods (`_call`) in ways not seen.
-            from .memo import escape
             escape(self, [m for c in cls.mro() for m in c.attrs.values() if isinstance(m, FunctionVal)], {}, site)
         return UNKNOWN
 
@@ -625,11 +620,9 @@ class ExpressionsMixin:
                 return self.call_user(fallback, [obj, name], {})
             if obj.cls.is_module():
                 return external_attr(self, Ref("torch.nn.Module"), name, obj)
-            own = _TRANSFORM_METHODS.get(name)
-            if own is not None and isinstance(obj.cls.lookup(own), FunctionVal) and \
-                    any(b.name in _TRANSFORM_BASES for b in obj.cls.builtin_bases()):
-                # a Transform's `inv(y)` calls its `_inverse(y)`, `__call__(x)` its `_call(x)`
-                return BoundMethod(obj.cls.lookup(own), obj)
+            own = _transform_method(obj.cls, name)
+            if own is not None:
+                return BoundMethod(own, obj)
             return UNKNOWN
         if isinstance(obj, ClassVal):
             member = enums.member_attr(obj, name)
@@ -1085,3 +1078,13 @@ def _float_like(v) -> bool:
 
 _TRANSFORM_BASES = frozenset({"torch.distributions.Transform", "torch.distributions.transforms.Transform"})
 _TRANSFORM_METHODS = {"inv": "_inverse", "__call__": "_call"}  # (torch.distributions.Transform's own)
+
+
+def _transform_method(cls, name):
+    """What torch.distributions.Transform's own `inv` or `__call__` runs for a subclass that
+    does not define it: the subclass's `_inverse` or `_call`; None otherwise."""
+    own = _TRANSFORM_METHODS.get(name)
+    method = cls.lookup(own) if own is not None else None
+    if isinstance(method, FunctionVal) and any(b.name in _TRANSFORM_BASES for b in cls.builtin_bases()):
+        return method
+    return None

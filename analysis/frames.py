@@ -7,7 +7,7 @@ from . import ir
 from . import shapes as S
 from .ops.spec import TensorValue
 from .shapes import UNKNOWN
-from .values import Container, FunctionVal, Instance, NNModule, Ref, value_key
+from .values import BoundMethod, Container, FunctionVal, Instance, NNModule, PartialVal, Ref, value_key
 
 MAX_DEPTH = 48
 MAX_UNROLL = 512
@@ -121,7 +121,7 @@ class Entry:
         self.bind_pos: dict = {}  # for module entries: name -> first binding statement
         self.may_raise = False  # its run may have raised (see Frame.may_raise)
         self.rank_blind = False  # a call with an argument of unknown rank (memo.call_user)
-        self.escaped: set = set()  # unit keys of defs of the file handed to code not run (memo.escape)
+        self.escaped: set = set()  # unit keys of defs of the file handed to code not run (escape)
 
 
 class Frame:
@@ -270,3 +270,20 @@ def reachable(entries):
         seen.add(e.id)
         yield e
         todo.extend(e.children)
+
+
+def escape(engine, args, kwargs, site) -> None:
+    """Defs of the program handed to a call the analysis does not run (`torch.func.vmap(f)`,
+    a library's `register_hook(fn)`, a method of an opaque object): that code may call them
+    with other arguments than the calls seen, so they also get the generic run of a def
+    nobody calls (infer.run_uncalled), and their hovers do not show a seen call's shapes as
+    the only ones. Recorded on the calling frame's entry, so a reused call still carries it."""
+    frame = site[0] if site else None
+    if frame is None or getattr(frame, "entry", None) is None:
+        return
+    for v in list(args) + list(kwargs.values()):
+        while isinstance(v, (PartialVal, BoundMethod)):  # (a partial of a bound method of ...)
+            v = v.func
+        v = getattr(v, "wrapped", v)
+        if isinstance(v, FunctionVal):
+            frame.entry.escaped.add(v.unit_key)

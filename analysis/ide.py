@@ -78,7 +78,7 @@ def _engine_view(engine, path: str) -> tuple:
         for unit_key in facts | marked:
             if generic and unit_key in engine.real_units and unit_key not in engine.escaped_units:
                 continue  # a def the file really runs: facts come from those runs only (unless
-                # it was also handed to code not run, which may call it otherwise: memo.escape)
+                # it was also handed to code not run, which may call it otherwise: frames.escape)
             (by_unit if unit_key in facts else marked_only).setdefault(unit_key, []).append(entry)
         only_guessed = trusted is not None and entry.id not in trusted
         for rec in entry.diags.values():
@@ -523,7 +523,7 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
 
 def _stands_for_real_calls(engine, entry) -> bool:
     """A context the file really runs, or the generic run of a def it hands to code not run
-    (memo.escape): that code's calls are real ones, of shapes the analysis did not see."""
+    (frames.escape): that code's calls are real ones, of shapes the analysis did not see."""
     return entry.id in engine.real_ids or entry.unit_key in engine.escaped_units
 
 

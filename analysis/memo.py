@@ -8,7 +8,7 @@ import dataclasses
 from . import ir
 from . import shapes as S
 from .shapes import UNKNOWN
-from .values import SOME_INT, BoundMethod, ClassVal, DictVal, FunctionVal, Instance, ListVal, PartialVal, Ref, alike, is_tensor, value_key
+from .values import SOME_INT, ClassVal, DictVal, FunctionVal, Instance, ListVal, Ref, alike, is_tensor, value_key
 from .ops.spec import SomeTensors, TensorValue
 from . import configs, generators, pybuiltins
 from .annotations import tensor_from_annotation
@@ -660,25 +660,3 @@ def _flag_default(fn, name):
     symbol named after it)."""
     default = fn.defaults.get(name, UNKNOWN)
     return default if isinstance(default, bool) else UNKNOWN
-
-
-def escape(engine, args, kwargs, site) -> None:
-    """Defs of the program handed to a call the analysis does not run (`torch.func.jvp(f,
-    ...)`, a library's `register_hook(fn)`, a method of an opaque object): that code may call
-    them with other arguments than the calls seen, so they also get the generic run of a def
-    nobody calls (infer.run_uncalled), and their hovers do not show a seen call's shapes as
-    the only ones."""
-    frame = site[0] if site else None
-    if frame is None or getattr(frame, "entry", None) is None:
-        return
-    for v in list(args) + list(kwargs.values()):
-        for _ in range(4):  # (a partial of a bound method of ...)
-            if isinstance(v, PartialVal):
-                v = v.func
-            elif isinstance(v, BoundMethod):
-                v = v.func
-            else:
-                break
-        v = getattr(v, "wrapped", v)
-        if isinstance(v, FunctionVal):
-            frame.entry.escaped.add(v.unit_key)

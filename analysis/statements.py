@@ -15,7 +15,7 @@ from .values import (BoundMethod, ClassVal, Container, DictVal, FunctionVal, Ins
 from . import branchheap, calltrace, datasources, flags, generic, pybuiltins, values
 from .alternatives import is_callable
 from .annotations import shape_from_comment, tensor_from_annotation
-from .frames import (MAX_UNROLL, over_step_limit, _copy_env, _is_module_value,
+from .frames import (MAX_UNROLL, escape, over_step_limit, _copy_env, _is_module_value,
                      _definitely_broke, _env_key, _tensor_syms, _hashable, _shape_source,
                      _ref_name, _class_qualname)
 
@@ -719,8 +719,7 @@ class StatementsMixin:
             calltrace.requires_grad(self, obj, value)  # which parameters train: the summary's
         elif isinstance(obj, Ref) or obj is UNKNOWN:
             # `Transform.call_and_ladj = _call_and_ladj`: a def patched onto a class the
-            # analysis does not read is called by code it does not see (memo.escape)
-            from .memo import escape
+            # analysis does not read is called by code it does not see (frames.escape)
             escape(self, [value], {}, (frame, None))
 
     def set_item(self, frame, obj, index, value):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import shapes as S
 from ..shapes import UNKNOWN
 from .spec import (DEFAULT_FLOAT, DTYPE_MISMATCH, FLOAT_DTYPES, ILLEGAL_VALUE, SHAPE_MISMATCH,
-                   TensorValue, Unknowable, is_tensor, op, promote)
+                   OpContext, ShapeError, TensorValue, Unknowable, is_tensor, op, promote)
 
 
 def broadcast_shapes(ctx, *shapes):
@@ -24,30 +24,21 @@ def broadcast_shapes(ctx, *shapes):
 
 @op("torch.broadcast_shapes")
 def broadcast_shapes_of_sizes(ctx, *shapes):
-    """torch.broadcast_shapes((2, 1), (3,)): the size the shapes broadcast to. A mismatch is
-    left Unknown (torch words it its own way); a `?` meets a size > 1 as that size."""
+    """torch.broadcast_shapes((2, 1), (3,)): the size the shapes broadcast to, by the rule
+    tensors broadcast by. A mismatch is left Unknown (torch words it its own way), and no
+    condition is asked of the checker (a fresh context: nothing reported from here)."""
     sizes = []
     for s in shapes:
         if isinstance(s, (tuple, list)):
             sizes.append(tuple(s))
-        elif isinstance(s, int) or isinstance(s, S.Expr):
+        elif isinstance(s, (int, S.Expr)):
             sizes.append((s,))
         else:
             raise Unknowable("not a size")
-    rank = max((len(s) for s in sizes), default=0)
-    out = []
-    for i in range(-rank, 0):
-        dims = {d for s in sizes if len(s) >= -i for d in (s[i],) if not (type(d) is int and d == 1)}
-        known = {d for d in dims if type(d) is int}
-        if len(known) > 1:
-            raise Unknowable("sizes that do not broadcast")
-        if known:
-            out.append(known.pop())
-        elif len(dims) == 1 and UNKNOWN not in dims:
-            out.append(dims.pop())
-        else:
-            out.append(1 if not dims else UNKNOWN)
-    return tuple(out)
+    try:
+        return broadcast_shapes(OpContext(), *sizes)
+    except ShapeError:
+        raise Unknowable("sizes that do not broadcast") from None
 
 
 def _broadcast_dim(ctx, a, b, shapes, axis, pos):

@@ -137,7 +137,7 @@ for api in ("torch.relu", "torch.nn.functional.relu", "torch.sigmoid", "torch.ta
         add(api, T(*s))
 for s in UNARY_SHAPES:
     for api in ("Tensor.float", "Tensor.double", "Tensor.half", "Tensor.long", "Tensor.int",
-                "Tensor.bool"):
+                "Tensor.bool", "Tensor.byte", "Tensor.char", "Tensor.short"):
         add(api, T(*s, dtype="int64" if api == "Tensor.float" else "float32"))
 add("torch.clamp", T(2, 3), min=0.0)
 add("torch.clamp", T(2, 3), -1.0, 1.0)
