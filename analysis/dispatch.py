@@ -148,6 +148,8 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
 
     ctx = OpContext(op_name=spec.name, checker=checker)
     args = _none_raises(spec, args, forward)
+    if spec.name in DATA_OPS and args and generic.untyped_parameter(engine, args[0]):
+        return UNKNOWN  # `torch.as_tensor(mask)` of a parameter nobody passed: data of any shape
     # Only the joining ops read a list of tensors of unknown length (SomeTensors).
     joins = True if spec.name in SOME_TENSORS_OPS else "data" if spec.name in DATA_OPS else False
     zero = 0 if getattr(spec, "constructor", False) else UNKNOWN  # (to_spec)

@@ -117,6 +117,23 @@ def generic_hyperparameter(name: str, default, defaults: dict | None = None, rou
     return default
 
 
+def untyped_parameter(engine, v) -> bool:
+    """Is `v` the symbol made up for a constructor parameter that has no default (`def
+    __init__(self, n_modes)` of a class built by no call), as a parameter of that name
+    without a default or an annotation receives it in the running def (the constructor, a
+    base class's, a setter it hands the value to)? Nothing says its type: the caller may
+    pass an int, a tuple or a tensor (`n_modes=(16, 16)`, `mask=[1, 0, 1]`). A test of its
+    type is not decided (pybuiltins._isinstance) and tensor data made of it is Unknown
+    (dispatch.run_op), where the symbol, a number, would decide both."""
+    name = S.symbol_name(v)
+    if name is None or not engine.stack:
+        return False
+    unit = engine.stack[-1].unit
+    return unit.kind == "function" and \
+        any(p.name == name and p.default is None and p.annotation is None and p.kind in ("pos", "kwonly")
+            for p in unit.params)
+
+
 # An object of settings handed to a constructor nobody builds (`Block(config)`, `params`,
 # `args`): it stands for a symbol too, and its attributes are symbols named after the path
 # (`config.n_embd`), one per name, so `nn.Linear(config.n_embd, 3 * config.n_embd)` and the
@@ -299,12 +316,13 @@ def record(frame, probe: RankProbe, kind: str, data) -> None:
             # No pinned dims, but which ranks the op admitted before picking the batched
             # form (the hover's "assuming a batch dim", _batch_assumed).
             data = (admitted, {r - shift: {} for r in data[1] if r - shift >= 0})
-    if kind in ("ranks", "weak-ranks") and getattr(frame, "blind", 0) and data[1]:
-        # A use inside an `if` not decided (`if kv_heads == 1: rearrange(k, 'b 1 n d -> b n
-        # d')`) may hold only on that way: the dims it pins are no fact about the input.
-        data = (data[0], {r: {} for r in data[1]})
     if kind in ("ranks", "weak-ranks", "unpack") and probe.probe in getattr(frame.engine, "rank_tests", ()):
         return  # on one way of an `if` that tests this input's rank (rank_tested_probe)
+    if kind in ("ranks", "weak-ranks") and getattr(frame, "blind", 0):
+        # A use inside an `if` not decided (`if kv_heads == 1: rearrange(k, 'b 1 n d -> b n
+        # d')`) may hold only on that way: the dims it pins are no fact about the input,
+        # and its ranks count only where such uses agree (decide_input).
+        kind, data = "blind-" + kind, (data[0], {r: {} for r in data[1]})
     uses = frame.entry.__dict__.setdefault("probe_uses", {})
     uses.setdefault(probe.probe, []).append((kind, data))
 
@@ -777,8 +795,11 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None,
     features = False  # a BatchNorm1d used it: (N, C) or (N, C, L)
     strong = False  # a use only a tensor has (weak-ranks: a number would do the same)
     assumed = False  # a rank picked among several the uses admit
+    blind = []  # ranks admitted on one way of an `if` not decided (record)
     for kind, data in uses:
-        if kind in ("ranks", "weak-ranks"):
+        if kind.startswith("blind-"):
+            blind.append((kind[len("blind-"):], data))
+        elif kind in ("ranks", "weak-ranks"):
             admitted, pins = data
             ranks &= admitted if admitted is not None else ranks
             pin_sets.append(pins)
@@ -793,6 +814,21 @@ def decide_input(param: str, uses: list, first: bool, batch: dict | None = None,
             integer = True
         elif kind == "features":
             features = True
+    if blind:
+        # Uses on ways of `if`s nothing decides count where they agree with the rest, unless
+        # one such use alone would pick the rank: ways that disagree (`if len(axis) == 1:
+        # F.interpolate(x, mode="linear")` / `if len(axis) == 2: ... "bicubic"`) say the body
+        # takes several ranks, and one way alone is a guess. Several agreeing (`if kv_heads ==
+        # 1: rearrange(k, 'b 1 n d -> b n d')` / `else: einsum('b h j d', k)`), or every
+        # tensor use on such ways (`if self.kind == 0: self.linear(x)` / `else: ...`), decide.
+        informative = [admitted for _, (admitted, _p) in blind if admitted is not None]
+        agreed = set(ranks)
+        for admitted in informative:
+            agreed &= admitted
+        if agreed and (not strong or len(informative) >= 2 or len(agreed) > 1):
+            ranks = agreed
+            strong = strong or any(k == "ranks" and admitted is not None for k, (admitted, _p) in blind)
+            pin_sets.extend(pins for _, (_a, pins) in blind)
     if not strong:
         return None  # used only where a number would do: no sign it is a tensor
     if not ranks:

@@ -13,7 +13,7 @@ from .ops.spec import SomeTensors, TensorValue
 from . import configs, generators, pybuiltins
 from .annotations import tensor_from_annotation
 from .generic import GENERIC_REST, context_notes, empty_sequence, generic_hyperparameter
-from .name_uses import data_parameter, name_uses, rounded_parameter, sequence_parameter, used_as_no_number
+from .name_uses import name_uses, rounded_parameter, sequence_parameter, used_as_no_number
 from .frames import MAX_DEPTH, CALL_STEPS, reachable, depth_exceeded, over_step_limit, Dep, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
 
 
@@ -443,8 +443,6 @@ class MemoMixin:
                         if part is None and env.get(p.name) is UNKNOWN and sequence_parameter(unit, p.name):
                             # `len(categories)`, `for h in hidden_dims`: sizes of any number
                             part = alike(SOME_INT, "tuple")
-                        if part is None and env.get(p.name) is UNKNOWN and data_parameter(unit, p.name):
-                            continue  # the data of a tensor, of a shape nothing here says: Unknown
                         env[p.name] = part if part is not None else \
                             generic_hyperparameter(p.name, env.get(p.name), context_notes(self, "defaults"),
                                                    rounded=rounded_parameter(unit, p.name))

@@ -32,7 +32,6 @@ class NameUse:
     passed_to: set = field(default_factory=set)  # plain names of the functions it is passed to
     asserted: bool = False  # in the test of an `assert`: `assert not (cross and context is None)`
     rounded: bool = False  # inside what int() / round() / math.ceil / math.floor is given: `int(256 * width)`
-    data: bool = False  # the data of a tensor: `torch.as_tensor(mask)`, `np.asarray(weights)`
 
 
 def nodes(root):
@@ -83,9 +82,6 @@ def name_uses(unit) -> dict:
                     u.iterated = True
                 elif func in ("isinstance", "type", "int", "float", "range"):
                     u.scalar = True
-            if _data_call(n.func) and n.args and not (n.args[0].name or n.args[0].star):
-                if (u := use(n.args[0].value)) is not None:
-                    u.data = True
             if _rounding_call(n.func):
                 for a in n.args:
                     for m in nodes(a.value):
@@ -156,24 +152,6 @@ def _rounding_call(func) -> bool:
     if type(func) is ir.Name:
         return func.id in _ROUNDING
     return type(func) is ir.Attr and type(func.obj) is ir.Name and f"{func.obj.id}.{func.name}" in _ROUNDING
-
-
-# Calls whose first argument is the data of a tensor: a list, an array or a tensor, of any
-# shape (a number only when it is a 0-d tensor).
-_DATA_FUNCS = frozenset({"torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor",
-                         "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor",
-                         "np.array", "np.asarray", "numpy.array", "numpy.asarray"})
-
-
-def _data_call(func) -> bool:
-    return type(func) is ir.Attr and type(func.obj) is ir.Name and f"{func.obj.id}.{func.name}" in _DATA_FUNCS
-
-
-def data_parameter(unit, name: str) -> bool:
-    """Is `name` handed to the body as the data of a tensor (`mask = torch.as_tensor(mask)`)?
-    Then a caller passes a list, an array or a tensor of any shape: not a size."""
-    u = name_uses(unit).get(name)
-    return u is not None and u.data
 
 
 def rounded_parameter(unit, name: str) -> bool:

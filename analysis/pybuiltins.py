@@ -275,6 +275,9 @@ def _float(engine, args, kwargs, site):
 def _isinstance(engine, args, kwargs, site):
     from .values import ClassVal, Instance, NNModule
     v, classes = args
+    from .generic import untyped_parameter
+    if untyped_parameter(engine, v):
+        return UNKNOWN  # an int or a tuple, as the caller passes it: both ways run
     cands = classes.items if isinstance(classes, ListVal) else [classes]
     results = []
     from .enums import EnumMember

@@ -39,7 +39,7 @@ class Attend(nn.Module):
     def forward(self, q, k):
         b, h, n, d = q.shape
         sim = attend(q, k)
-       #^ Tensor[max(b, k_N), ?, n, k_H]
+       #^ Tensor[max(N, b), ?, n, H]
         return sim
 
 # oracle: ConvStem(hidden_dim=8, widths=[4, 6])(torch.randn(2, 3, 16, 16))
