@@ -24,7 +24,7 @@ EXTERNAL_ROOTS = {"torch", "numpy", "math", "typing", "collections", "functools"
                   "abc", "enum", "copy", "warnings", "logging", "random", "time", "json", "re",
                   "inspect", "argparse", "pathlib", "types", "operator", "__future__",
                   "typing_extensions", "beartype", "pytorch_lightning", "lightning",
-                  "transformers", "tqdm", "numbers", "contextlib", "string", "builtins"}
+                  "tqdm", "numbers", "contextlib", "string", "builtins"}
 
 _BUILTIN_NAMES = {"len", "range", "enumerate", "zip", "list", "tuple", "dict", "set", "int",
                   "float", "str", "bool", "isinstance", "issubclass", "hasattr", "getattr",

@@ -174,3 +174,29 @@ def test_cli_finds_libraries_through_the_given_interpreter(tmp_path):
     missing = subprocess.run(run + ["--python", str(tmp_path / "no-such-python")], capture_output=True,
                              text=True, cwd=tmp_path)
     assert missing.returncode == 2 and "cannot run" in missing.stderr
+
+
+def test_transformers_is_read_from_source_like_any_library(tmp_path):
+    # Hugging Face model files build on transformers' own layers (GPT-2's Conv1D): a package
+    # of that name is no special case, its source is read.
+    site = tmp_path / "site"
+    _write(site, "transformers/__init__.py", "")
+    _write(site, "transformers/pytorch_utils.py", """
+        import torch
+        from torch import nn
+
+        class Conv1D(nn.Module):
+            def __init__(self, nf, nx):
+                super().__init__()
+                self.nf = nf
+                self.weight = nn.Parameter(torch.empty(nx, nf))
+                self.bias = nn.Parameter(torch.zeros(nf))
+
+            def forward(self, x):
+                size_out = x.size()[:-1] + (self.nf,)
+                x = torch.addmm(self.bias, x.view(-1, x.size(-1)), self.weight)
+                return x.view(size_out)
+    """)
+    _dist(site, "transformers", "transformers", ["torch>=2.0"])
+    text = "import torch\nfrom transformers.pytorch_utils import Conv1D\ny = Conv1D(12, 8)(torch.randn(2, 5, 8))\n"
+    assert _target_shapes(tmp_path, site, text)["y"] == "Tensor[2, 5, 12]"
