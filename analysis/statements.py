@@ -527,7 +527,8 @@ class StatementsMixin:
     def _decorated(self, frame, s: ir.FuncDef, fn, env):
         """`@deco def f` is `f = deco(f)` when `deco` is a function of the program (a
         wrapper taking `key_namespace=`, a registry): its result replaces `f` if it is a
-        function again. Library decorators (torch.no_grad(), functools.wraps, lru_cache) and
+        function again, or an object of a program class that has `__call__` (a memoising
+        wrapper). Library decorators (torch.no_grad(), functools.wraps, lru_cache) and
         staticmethod/classmethod/property keep `f` itself, as does a result the engine
         cannot call. The wrapped def stays reachable (`wrapped`) for its own analysis."""
         if not s.decorators or any(name in _METHOD_KINDS for name in fn.decorators):
@@ -538,7 +539,7 @@ class StatementsMixin:
             if not isinstance(deco, (FunctionVal, PartialVal, BoundMethod)):
                 continue
             out = self.call_value(deco, [value], {}, (frame, d))
-            if isinstance(out, (FunctionVal, PartialVal, BoundMethod)):
+            if isinstance(out, (FunctionVal, PartialVal, BoundMethod)) or _program_callable(out):
                 value = out
         if value is not fn:
             value.wrapped = fn
@@ -892,3 +893,8 @@ def _keep_parameter_sizes(out, none_env, given_env) -> None:
 
 def _parameter_symbol(v) -> bool:
     return S.symbol_name(v) is not None
+
+
+def _program_callable(v) -> bool:
+    """An instance of a program class whose `__call__` is a def of the program."""
+    return isinstance(v, Instance) and isinstance(v.cls.lookup("__call__"), FunctionVal)
