@@ -7,6 +7,9 @@ from .ops.spec import TensorValue  # noqa: F401 - (documentation: results are jo
 from .values import BoundMethod, ClassVal, Container, FunctionVal, Instance, NNModule, PartialVal, Ref
 
 MAX_OPTIONS = 4
+# ... of torch layers or functions alone (`ACT[name]` of an activation registry, a key not
+# known): each option is one modelled op, cheap to run.
+MAX_TORCH_OPTIONS = 32
 
 
 class OneOf:
@@ -34,4 +37,10 @@ def either(a, b):
         for o in (v.options if isinstance(v, OneOf) else (v,)):
             if all(o is not x for x in options):
                 options.append(o)
-    return OneOf(options) if len(options) <= MAX_OPTIONS else None
+    cap = MAX_TORCH_OPTIONS if all(_torch_made(o) for o in options) else MAX_OPTIONS
+    return OneOf(options) if len(options) <= cap else None
+
+
+def _torch_made(v) -> bool:
+    """A torch layer class or function (`nn.GELU`), or a layer built from one."""
+    return (isinstance(v, Ref) and v.name.startswith("torch.")) or isinstance(v, NNModule)

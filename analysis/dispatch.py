@@ -1189,7 +1189,8 @@ def subscript_value(engine, obj, index, site):
             return engine._join_all(list(obj.items))
         return UNKNOWN
     if isinstance(obj, DictVal):
-        if _key_not_known(index) and not getattr(obj, "unknown", False) and 0 < len(obj.items) <= _MAX_LOOKUP_JOIN:
+        if _key_not_known(index) and not getattr(obj, "unknown", False) and \
+                0 < len(obj.items) <= _lookup_join_cap(obj.items.values()):
             # `params[model_name]` with the name not known: one of its values (or KeyError)
             return engine._join_all(list(obj.items.values()))
         try:
@@ -1220,6 +1221,15 @@ def subscript_value(engine, obj, index, site):
 
 
 _MAX_LOOKUP_JOIN = 8  # values of a config table joined when the key is not known
+# ... of a table of torch layers or functions (an activation registry: `ACT[name]()`): their
+# join is cheap, one modelled op each.
+_MAX_TORCH_LOOKUP_JOIN = 32
+
+
+def _lookup_join_cap(values) -> int:
+    if all(isinstance(v, Ref) and v.name.startswith("torch.") for v in values):
+        return _MAX_TORCH_LOOKUP_JOIN
+    return _MAX_LOOKUP_JOIN
 
 
 def _key_not_known(index) -> bool:
