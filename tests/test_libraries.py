@@ -200,3 +200,37 @@ def test_transformers_is_read_from_source_like_any_library(tmp_path):
     _dist(site, "transformers", "transformers", ["torch>=2.0"])
     text = "import torch\nfrom transformers.pytorch_utils import Conv1D\ny = Conv1D(12, 8)(torch.randn(2, 5, 8))\n"
     assert _target_shapes(tmp_path, site, text)["y"] == "Tensor[2, 5, 12]"
+
+
+def test_a_library_import_on_an_undecided_way_is_not_followed(tmp_path):
+    # Optional integrations (`if is_transformers_available(): from transformers import ...`,
+    # `if TYPE_CHECKING or SLOW_IMPORT: from .models import ...`) made one diffusers file
+    # read 1,100 modules; what the model's code uses comes from the unconditional imports.
+    site = tmp_path / "site"
+    _write(site, "difflib2/__init__.py", "")
+    _write(site, "difflib2/extras.py", "import torch\nclass Integration:\n    pass\n")
+    _write(site, "difflib2/blocks.py", """
+        import importlib.util
+        import torch.nn as nn
+
+        if importlib.util.find_spec("accelerate") is not None:
+            from difflib2.extras import Integration
+
+        class Block(nn.Module):
+            def __init__(self, dim, hidden):
+                super().__init__()
+                self.fc = nn.Linear(dim, hidden)
+
+            def forward(self, x):
+                return self.fc(x)
+    """)
+    _dist(site, "difflib2", "difflib2", ["torch>=2.0"])
+    user = tmp_path / "ws" / "model.py"
+    user.parent.mkdir()
+    text = "import torch\nfrom difflib2.blocks import Block\ny = Block(8, 16)(torch.randn(4, 8))\n"
+    host = AnalysisHost(EngineSettings(library_paths=(str(site),)), workspace_root=str(user.parent))
+    host.set_file(str(user), text)
+    shapes = {f.text: f.shape for f in host.analyze(str(user)).facts if f.is_target}
+    assert shapes["y"] == "Tensor[4, 16]"
+    loaded = {p.rsplit("site/", 1)[-1] for p in host.files if "site" in p}
+    assert "difflib2/blocks.py" in loaded and "difflib2/extras.py" not in loaded
