@@ -146,6 +146,10 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
             verdict = "soft"  # the callers' asserts rule the counterexample out
         return verdict, cex, core
 
+    if args and getattr(args[0], "numpy", False) and spec.name.startswith("Tensor.") and site is not None:
+        # A method of a NumPy array (modelled as a tensor): torch's shape rule, never torch's
+        # errors (numpy's rules differ: `h[::-1]` is legal); what it gives is an array again.
+        return as_numpy(run_op(engine, spec, args, kwargs, None, module, forward))
     ctx = OpContext(op_name=spec.name, checker=checker)
     args = _none_raises(spec, args, forward)
     if spec.name in DATA_OPS and args and generic.untyped_parameter(engine, args[0]):
@@ -208,6 +212,16 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
         # Conditions the solver could not refute but did not warn about are assumed too:
         # later uses that contradict them are must-fail errors.
     return from_spec(out)
+
+
+def as_numpy(v):
+    """`v` as NumPy arrays: a tensor, or the tensors of a tuple or list."""
+    if isinstance(v, TensorValue):
+        return dataclasses.replace(v, numpy=True)
+    if isinstance(v, ListVal) and any(isinstance(x, TensorValue) for x in v.items):
+        out = ListVal([as_numpy(x) for x in v.items], v.kind)
+        return out
+    return v
 
 
 def _none_raises(spec, args, forward) -> list:
@@ -748,11 +762,12 @@ def call_external(engine, func, args, kwargs, site):
         return _call_bound(engine, func, args, kwargs, site)
     name = func.name
     if name.startswith(("numpy.", "np.")) and name.split(".", 1)[1] in _NUMPY_LIKE_TORCH:
-        name = "torch." + name.split(".", 1)[1]  # same shape rule; values are not tracked
+        # same shape rule; values are not tracked
+        return as_numpy(call_external(engine, Ref("torch." + name.split(".", 1)[1]), args, kwargs, site))
     elif name.startswith("numpy.") and name[6:] in _NUMPY_ELEMENTWISE and any(is_tensor(a) for a in args):
         # An array (modelled as a tensor) in: torch's shape rule, but never torch's errors
         # (numpy's rules differ; numpy's failures are not modelled).
-        return run_op(engine, REGISTRY[_NUMPY_ELEMENTWISE[name[6:]]], args, kwargs, None)
+        return as_numpy(run_op(engine, REGISTRY[_NUMPY_ELEMENTWISE[name[6:]]], args, kwargs, None))
     spec = REGISTRY.get(name)
     if spec is not None:
         if spec.kind == "module":
@@ -946,6 +961,9 @@ def _call_bound(engine, func: BoundRef, args, kwargs, site):
         if name == "size" and not args and not kwargs and tails.has_tail(obj):
             return tails.TailedShape(obj)
         spec = REGISTRY.get("Tensor." + name)
+        if spec is not None and spec.kind == "function" and getattr(obj, "numpy", False):
+            # a NumPy array's method (`h.ravel()`): torch's shape rule, not its errors
+            return as_numpy(run_op(engine, spec, [obj] + list(args), kwargs, None))
         if spec is not None and spec.kind == "function":
             out = run_op(engine, spec, [obj] + list(args), kwargs, site)
             if name == "size":  # x.size(d) is an int, or raises

@@ -1220,8 +1220,9 @@ def _numpy_array(at_least_1d):
     def f(engine, args, kwargs, site):
         from .dispatch import run_op
         from .ops.spec import REGISTRY
+        from .dispatch import as_numpy
         if len(args) != 1 or (kwargs and set(kwargs) - {"dtype"}) or is_tensor(args[0]):
-            return args[0] if len(args) == 1 and is_tensor(args[0]) and not kwargs else UNKNOWN
+            return as_numpy(args[0]) if len(args) == 1 and is_tensor(args[0]) and not kwargs else UNKNOWN
         data = args[0]
         if isinstance(data, ListVal) and data.items and all(is_tensor(x) for x in data.items):
             # arrays of one shape (`[np.cos(i * t) for i in range(p)]`): numpy stacks them
@@ -1229,12 +1230,12 @@ def _numpy_array(at_least_1d):
             shapes = {x.shape for x in data.items}
             if len(shapes) != 1 or None in shapes:
                 return UNKNOWN
-            return run_op(engine, REGISTRY["torch.stack"], [data], {}, site)
+            return as_numpy(run_op(engine, REGISTRY["torch.stack"], [data], {}, site))
         if at_least_1d and (_int_like(data) or type(data) is float):
             data = ListVal([data], "list")
         if not (isinstance(data, ListVal) or _int_like(data) or type(data) is float):
             return UNKNOWN
-        return run_op(engine, REGISTRY["torch.tensor"], [data], {}, site)
+        return as_numpy(run_op(engine, REGISTRY["torch.tensor"], [data], {}, site))
     return f
 
 

@@ -44,8 +44,9 @@ def _try(ctx, cond):
         return None
 
 
-def slice_len(ctx, n, start, stop, step):
-    """len(range(n)[start:stop:step]) over dims; UNKNOWN when not decidable."""
+def slice_len(ctx, n, start, stop, step, numpy=False):
+    """len(range(n)[start:stop:step]) over dims; UNKNOWN when not decidable. `numpy`: the
+    sliced value is a NumPy array, where a negative step is legal (`h[::-1]`)."""
     if step is None:
         step = 1
     for v in (start, stop, step):
@@ -54,6 +55,10 @@ def slice_len(ctx, n, start, stop, step):
     if isinstance(step, int):
         if step == 0:
             ctx.fail(ILLEGAL_VALUE, "slice step cannot be zero")
+        if step < 0 and numpy:
+            if all(isinstance(v, int) or v is None for v in (n, start, stop)) and n is not UNKNOWN:
+                return len(range(n)[slice(start, stop, step)])
+            return n if start is None and stop is None and step == -1 else UNKNOWN
         if step < 0:
             ctx.fail(ILLEGAL_VALUE, "step must be greater than zero")
     else:
@@ -230,7 +235,7 @@ def getitem(ctx, self, index):
             pos += 1
         elif kind == "slice":
             sl = p[1]
-            out.append(slice_len(ctx, shape[pos], sl.start, sl.stop, sl.step))
+            out.append(slice_len(ctx, shape[pos], sl.start, sl.stop, sl.step, numpy=self.numpy))
             pos += 1
         elif kind == "adv":
             if p[2] is not None:

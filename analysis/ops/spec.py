@@ -51,6 +51,7 @@ class TensorValue:
     strides: tuple | None = None  # only where certain (see layout.py); None: unknown
     tail: tuple | None = None  # unknown rank, known last dims: Tensor[..., dim] (analysis/tails.py)
     lead: Any = None  # with a tail: which input's leading dims come before it (tails.py)
+    numpy: bool = False  # a NumPy array modelled as a tensor: torch's shape rules, not its errors
 
     @property
     def rank(self):
