@@ -989,6 +989,12 @@ def _call_bound(engine, func: BoundRef, args, kwargs, site):
     return UNKNOWN
 
 
+# What a dense tensor says of itself (the analysis models dense tensors only, as made by
+# torch.randn and the ops): a library's sparse branch (`if src.layout == torch.sparse_csr:
+# ptr2index(...)`) is not taken.
+_DENSE_TENSOR_FLAGS = frozenset({"is_sparse", "is_sparse_csr", "is_mkldnn", "is_quantized", "is_nested"})
+
+
 def _tolist(shape):
     """tensor.tolist(): nested lists of the right lengths; the values are not tracked."""
     if shape is None or not all(type(d) is int for d in shape) or S.prod(shape) > 4096:
@@ -1132,7 +1138,11 @@ def external_attr(engine, obj, name, inst):
             return _some_ints(out) if name == "shape" else out
         if name in ("data", "grad"):
             return obj
-        if name in ("device", "requires_grad", "is_cuda", "layout", "grad_fn", "names"):
+        if name == "layout":
+            return Ref("torch.strided")  # sparse tensors are not modelled: every tensor is dense
+        if name in _DENSE_TENSOR_FLAGS:
+            return False
+        if name in ("device", "requires_grad", "is_cuda", "grad_fn", "names"):
             return UNKNOWN
         return BoundRef(name, obj)
     if isinstance(obj, Ref):
@@ -1645,7 +1655,14 @@ def compare_values(engine, op, a, b, site):
     if isinstance(a, Dtype) or isinstance(b, Dtype):
         if isinstance(a, Dtype) and isinstance(b, Dtype) and op in ("==", "!="):
             return (a == b) == (op == "==")
+    if isinstance(a, Ref) and isinstance(b, Ref) and op in ("==", "!=") and \
+            a.name in _TORCH_LAYOUTS and b.name in _TORCH_LAYOUTS:
+        return (a.name == b.name) == (op == "==")  # `src.layout == torch.sparse_csr`
     return UNKNOWN
+
+
+_TORCH_LAYOUTS = frozenset({"torch.strided", "torch.sparse_coo", "torch.sparse_csr", "torch.sparse_csc",
+                            "torch.sparse_bsr", "torch.sparse_bsc", "torch._mkldnn", "torch.jagged"})
 
 
 def _known_value(v):
