@@ -1049,7 +1049,7 @@ def _type_name(m, built=None) -> str:
 
 # -- parameters ---------------------------------------------------------------------------------
 _PARAM_ASSIGN = re.compile(
-    r"self\.(\w+)\s*(?::[^=\n]*)?=\s*(?:torch\.)?(?:nn\.)?(?:parameter\.)?Parameter\s*\(([^\n]*)")
+    r"self\.(\w+)\s*(?::[^=\n]*)?=\s*\(?\s*(?:torch\.)?(?:nn\.)?(?:parameter\.)?Parameter\s*\(([^\n]*)")
 _PARAM_REGISTER = re.compile(r"register_parameter\(\s*[\"'](\w+)[\"']")
 
 
