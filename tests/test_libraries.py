@@ -216,18 +216,18 @@ def test_a_library_import_on_an_undecided_way_is_not_followed(tmp_path):
         if importlib.util.find_spec("accelerate") is not None:
             from difflib2.extras import Integration
 
-        class Block(nn.Module):
-            def __init__(self, dim, hidden):
+        class Mixer(nn.Module):
+            def __init__(self, width):
                 super().__init__()
-                self.fc = nn.Linear(dim, hidden)
+                self.proj = nn.Linear(width, 2 * width)
 
             def forward(self, x):
-                return self.fc(x)
+                return self.proj(x).tanh()
     """)
     _dist(site, "difflib2", "difflib2", ["torch>=2.0"])
     user = tmp_path / "ws" / "model.py"
     user.parent.mkdir()
-    text = "import torch\nfrom difflib2.blocks import Block\ny = Block(8, 16)(torch.randn(4, 8))\n"
+    text = "import torch\nfrom difflib2.blocks import Mixer\ny = Mixer(8)(torch.randn(4, 8))\n"
     host = AnalysisHost(EngineSettings(library_paths=(str(site),)), workspace_root=str(user.parent))
     host.set_file(str(user), text)
     shapes = {f.text: f.shape for f in host.analyze(str(user)).facts if f.is_target}
