@@ -88,7 +88,7 @@ class StatementsMixin:
         if t is ir.ClassDef:
             env[s.name] = self.make_class(frame, s, env)
             return env
-        if t in (ir.Import, ir.ImportFrom) and self._optional_library_import(frame):
+        if t in (ir.Import, ir.ImportFrom) and self._optional_library_import(frame, s):
             for name in _bound_names(s):
                 env[name] = UNKNOWN
             return env
@@ -418,13 +418,19 @@ class StatementsMixin:
                 flags.rebind(self, env, sp, sp.values_when(True))
         return env
 
-    def _optional_library_import(self, frame) -> bool:
+    def _optional_library_import(self, frame, s) -> bool:
         """An import on a way of an `if` not decided at a library module's top level (`if
         is_transformers_available(): from transformers import CLIPTextModel`, `if
         TYPE_CHECKING or DIFFUSERS_SLOW_IMPORT: from .models import ...`): an optional
         integration, not followed (its names are Unknown). Following every such way made
-        one diffusers file read 1,100 modules."""
-        return frame.is_module and frame.blind > 0 and self.program.is_library(frame.path)
+        one diffusers file read 1,100 modules. Names the engine models without reading a
+        file (torch, numpy, the standard library: `if torch_version >= (1, 7): import
+        torch.fft`) are bound as anywhere else."""
+        if not (frame.is_module and frame.blind > 0 and self.program.is_library(frame.path)):
+            return False
+        modules = [dotted for dotted, _ in s.names] if isinstance(s, ir.Import) else \
+            [s.module if s.level == 0 else ""]
+        return any(not _modelled_by_name(m) for m in modules)
 
     def exec_import_from(self, frame, s, env):
         if s.level == 0 and (s.module.split(".")[0] in pybuiltins.EXTERNAL_ROOTS
@@ -814,6 +820,12 @@ class StatementsMixin:
 _METHOD_KINDS = {"staticmethod", "classmethod", "property", "cached_property", "setter", "getter", "deleter"}
 _IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | frozenset(sys.builtin_module_names)
+
+
+def _modelled_by_name(dotted: str) -> bool:
+    """A module the engine knows by name, with no file to read (torch, numpy, os, ...)."""
+    root = dotted.split(".")[0]
+    return bool(root) and (root in pybuiltins.EXTERNAL_ROOTS or root in sys.stdlib_module_names)
 
 
 def _bound_names(s) -> list:

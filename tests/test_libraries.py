@@ -213,8 +213,12 @@ def test_a_library_import_on_an_undecided_way_is_not_followed(tmp_path):
         import importlib.util
         import torch.nn as nn
 
+        import torch
+
         if importlib.util.find_spec("accelerate") is not None:
             from difflib2.extras import Integration
+        if int(torch.__version__.split(".")[0]) >= 2:
+            import torch.fft  # a name the engine models: bound as anywhere else, torch stays torch
 
         class Mixer(nn.Module):
             def __init__(self, width):
@@ -222,7 +226,7 @@ def test_a_library_import_on_an_undecided_way_is_not_followed(tmp_path):
                 self.proj = nn.Linear(width, 2 * width)
 
             def forward(self, x):
-                return self.proj(x).tanh()
+                return torch.tanh(self.proj(x))
     """)
     _dist(site, "difflib2", "difflib2", ["torch>=2.0"])
     user = tmp_path / "ws" / "model.py"
