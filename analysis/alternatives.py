@@ -37,10 +37,10 @@ def either(a, b):
         for o in (v.options if isinstance(v, OneOf) else (v,)):
             if all(o is not x for x in options):
                 options.append(o)
-    cap = MAX_TORCH_OPTIONS if all(_torch_made(o) for o in options) else MAX_OPTIONS
+    cap = MAX_TORCH_OPTIONS if all(torch_ref(o) or isinstance(o, NNModule) for o in options) else MAX_OPTIONS
     return OneOf(options) if len(options) <= cap else None
 
 
-def _torch_made(v) -> bool:
-    """A torch layer class or function (`nn.GELU`), or a layer built from one."""
-    return (isinstance(v, Ref) and v.name.startswith("torch.")) or isinstance(v, NNModule)
+def torch_ref(v) -> bool:
+    """A torch layer class or function by name (`nn.GELU`, `F.silu`)."""
+    return isinstance(v, Ref) and v.name.startswith("torch.")

@@ -11,7 +11,7 @@ import math
 import itertools
 from fractions import Fraction
 
-from . import shapes as S
+from . import alternatives, shapes as S
 from . import solver
 from .ops.spec import (ANY_INT, ILLEGAL_VALUE, REGISTRY, SHAPE_MISMATCH, Dtype, OpContext, ShapeError, SomeNumbers, SomeTensors, TensorValue, Unknowable,
                        run_spec)
@@ -147,9 +147,7 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
         return verdict, cex, core
 
     if args and getattr(args[0], "numpy", False) and spec.name.startswith("Tensor.") and site is not None:
-        # A method of a NumPy array (modelled as a tensor): torch's shape rule, never torch's
-        # errors (numpy's rules differ: `h[::-1]` is legal); what it gives is an array again.
-        return as_numpy(run_op(engine, spec, args, kwargs, None, module, forward))
+        return _array_method(engine, spec, args, kwargs)  # `h[::-1]`, `h * 2` on a NumPy array
     ctx = OpContext(op_name=spec.name, checker=checker)
     args = _none_raises(spec, args, forward)
     if spec.name in DATA_OPS and args and generic.untyped_parameter(engine, args[0]):
@@ -219,9 +217,15 @@ def as_numpy(v):
     if isinstance(v, TensorValue):
         return dataclasses.replace(v, numpy=True)
     if isinstance(v, ListVal) and any(isinstance(x, TensorValue) for x in v.items):
-        out = ListVal([as_numpy(x) for x in v.items], v.kind)
-        return out
+        return ListVal([as_numpy(x) for x in v.items], v.kind)
     return v
+
+
+def _array_method(engine, spec, args, kwargs):
+    """A method of a NumPy array (modelled as a tensor): torch's shape rule, never torch's
+    errors (numpy's rules differ: `h[::-1]` is legal), run with no site to report at; what
+    it gives is an array again."""
+    return as_numpy(run_op(engine, spec, args, kwargs, None))
 
 
 def _none_raises(spec, args, forward) -> list:
@@ -962,8 +966,7 @@ def _call_bound(engine, func: BoundRef, args, kwargs, site):
             return tails.TailedShape(obj)
         spec = REGISTRY.get("Tensor." + name)
         if spec is not None and spec.kind == "function" and getattr(obj, "numpy", False):
-            # a NumPy array's method (`h.ravel()`): torch's shape rule, not its errors
-            return as_numpy(run_op(engine, spec, [obj] + list(args), kwargs, None))
+            return _array_method(engine, spec, [obj] + list(args), kwargs)  # `h.ravel()`: spec torch.ravel
         if spec is not None and spec.kind == "function":
             out = run_op(engine, spec, [obj] + list(args), kwargs, site)
             if name == "size":  # x.size(d) is an int, or raises
@@ -1249,14 +1252,13 @@ def subscript_value(engine, obj, index, site):
 
 
 _MAX_LOOKUP_JOIN = 8  # values of a config table joined when the key is not known
-# ... of a table of torch layers or functions (an activation registry: `ACT[name]()`): their
-# join is cheap, one modelled op each.
-_MAX_TORCH_LOOKUP_JOIN = 32
 
 
 def _lookup_join_cap(values) -> int:
-    if all(isinstance(v, Ref) and v.name.startswith("torch.") for v in values):
-        return _MAX_TORCH_LOOKUP_JOIN
+    """... or as many as a join of torch layers holds (an activation registry: `ACT[name]()`;
+    alternatives.MAX_TORCH_OPTIONS)."""
+    if all(alternatives.torch_ref(v) for v in values):
+        return alternatives.MAX_TORCH_OPTIONS
     return _MAX_LOOKUP_JOIN
 
 

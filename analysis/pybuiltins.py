@@ -1218,9 +1218,8 @@ def _numpy_array(at_least_1d):
     """np.array / np.asarray / np.atleast_1d of numbers or a list of them: a small tensor with
     its values (numpy arrays are modelled as tensors), as monai computes paddings."""
     def f(engine, args, kwargs, site):
-        from .dispatch import run_op
+        from .dispatch import as_numpy, run_op
         from .ops.spec import REGISTRY
-        from .dispatch import as_numpy
         if len(args) != 1 or (kwargs and set(kwargs) - {"dtype"}) or is_tensor(args[0]):
             return as_numpy(args[0]) if len(args) == 1 and is_tensor(args[0]) and not kwargs else UNKNOWN
         data = args[0]

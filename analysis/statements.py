@@ -284,7 +284,7 @@ class StatementsMixin:
         if level > 0:
             return self.program.resolve_module(frame.path, module, level) is None
         root = module.split(".")[0]
-        if root in pybuiltins.EXTERNAL_ROOTS or root in _STDLIB or module.startswith(datasources.DATA_PREFIXES):
+        if _modelled_by_name(module):
             return False
         if self.program.resolve_module(frame.path, module, 0) is not None:
             return False
@@ -823,9 +823,11 @@ _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | frozenset(sys.bui
 
 
 def _modelled_by_name(dotted: str) -> bool:
-    """A module the engine knows by name, with no file to read (torch, numpy, os, ...)."""
+    """A module the engine knows by name, with no file to read (torch, numpy, the standard
+    library, the datasets and transforms modelled in analysis.datasources)."""
     root = dotted.split(".")[0]
-    return bool(root) and (root in pybuiltins.EXTERNAL_ROOTS or root in sys.stdlib_module_names)
+    return bool(root) and (root in pybuiltins.EXTERNAL_ROOTS or root in _STDLIB
+                           or dotted.startswith(datasources.DATA_PREFIXES))
 
 
 def _bound_names(s) -> list:
