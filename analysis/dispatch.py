@@ -289,7 +289,8 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
         if all(r[0] == "error" for r in more) and not _has_unknown_value(s_args, s_kwargs, module):
             e = results[0][1]
             repair = {} if tails.mentions_lead(tuple(e.repair.values())) else e.repair
-            _report_error(engine, site, ShapeError(e.code, tails.message(e.message), repair, e.core), args, module, spec)
+            _report_error(engine, site, ShapeError(e.code, tails.message(e.message), repair, e.core, e.static),
+                          args, module, spec)
         return UNKNOWN
     readings = [r[1] for r in results]
     if "ok" in kinds and kinds <= {"ok", "error"} and \
@@ -301,7 +302,11 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
         joined = tails.same_rank_join([(n, r[1]) for n, r in zip(leads, every)]) \
             if all(r[0] == "ok" for r in every) else None
         if joined is None:
-            _note_position_use(frame, tailed, dict(zip(leads, every)))
+            spelled = _spelled_lead_count(spec, s_args, tailed)
+            if spelled is not None and spelled in leads and every[leads.index(spelled)][0] == "ok":
+                _note_spelled_rank(frame, tailed, spelled)
+            else:
+                _note_position_use(frame, tailed, dict(zip(leads, every)))
             # `pos[:, :, None, :]`: fails below a rank, then puts its new dims among the
             # leading ones; the last dims every rank it takes ends with still end it.
             out = tails.common_tail([r[3] for r in every]) if tails.needs_a_rank([r[0] for r in every]) else None
@@ -329,6 +334,37 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
                 engine.soft_conditions.add(cond)
             frame.assumptions.append((cond, ((frame.path, frame.unit.key), site[1].nid) if site else None))
     return from_spec(out)
+
+
+def _spelled_lead_count(spec, s_args, tailed):
+    """The leading dims an index spells out by writing `:` for every dim of the tensor:
+    new axes after all of them (`emb[:, :, None, None]`, a (B, C) embedding made to
+    broadcast over H and W), or a no-op `:` written last (`scale[:, None, :]`). None when
+    the index does neither."""
+    if spec.name != "Tensor.__getitem__" or len(s_args) < 2 or s_args[0] is not tailed[0]:
+        return None
+    index = s_args[1]
+    if not isinstance(index, tuple) or not any(i is None for i in index):
+        return None
+    full = [isinstance(i, slice) and i == slice(None) for i in index]
+    if not all(f or i is None for f, i in zip(full, index)):
+        return None  # (an Ellipsis, an int or a bounded slice: the rank is not written out)
+    explicit = sum(full)
+    first_none = index.index(None)
+    appended = all(full[:first_none]) and len(index) - first_none >= 2
+    if not (appended or full[-1]):
+        return None
+    lead = explicit - len(tailed[0].tail)
+    return lead if lead >= 1 else None
+
+
+def _note_spelled_rank(frame, tailed, count: int) -> None:
+    """An index that spells the tensor's rank out (_spelled_lead_count): a use of the input
+    the leading dims come from that needs exactly `count` of them (generic.lead_count)."""
+    lead = tailed[0].lead if frame is not None else None
+    if lead is None or any(f.blind for f in frame.engine.stack):
+        return
+    generic.record_lead_count(frame, lead, count)
 
 
 def _note_position_use(frame, tailed, results: dict) -> None:
@@ -716,7 +752,7 @@ def _report_error(engine, site, e: ShapeError, args, module, spec=None):
             if where is not None and type(value) is int:
                 repair = (where[0], where[1], str(value), f"Set {param} to {value}", None)
                 break
-    engine.report(site, "error", e.code, e.message, tuple(related), repair)
+    engine.report(site, "error", e.code, e.message, tuple(related), repair, static=e.static)
 
 
 def _call_arg_sites(site, spec, args) -> dict:

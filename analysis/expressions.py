@@ -977,14 +977,17 @@ class ExpressionsMixin:
         if text not in notes and len(notes) < 3:
             notes.append(text)
 
-    def report(self, site, severity, code, message, related=(), repair=None):
+    def report(self, site, severity, code, message, related=(), repair=None, static=False):
         if site is None:
             return
         frame, node = site
         frame.may_raise = True
-        if frame.blind or frame.quiet or self.silent:
-            return  # inside a branch that may never run (statements._branch), or one of a few modules
-        rec = DiagRecord((frame.path, frame.unit.key), node.nid, severity, code, message, related, repair)
+        if (frame.quiet or self.silent or frame.blind) and not static:
+            # inside a branch that may never run (statements._branch), or one of a few
+            # modules, or one way of a value known in part; an op wrong whatever the values
+            # (`static`: an einops pattern naming an axis one side lacks) is wrong on any way
+            return
+        rec = DiagRecord((frame.path, frame.unit.key), node.nid, severity, code, message, related, repair, static)
         frame.entry.diags[rec.key()] = rec
 
     def note_unknown_op(self, name):

@@ -73,16 +73,18 @@ def depth_exceeded(engine):
 
 
 class DiagRecord:
-    __slots__ = ("unit", "nid", "severity", "code", "message", "related", "repair")
+    __slots__ = ("unit", "nid", "severity", "code", "message", "related", "repair", "static")
 
-    def __init__(self, unit, nid, severity, code, message, related=(), repair=None):
+    def __init__(self, unit, nid, severity, code, message, related=(), repair=None, static=False):
         self.unit, self.nid = unit, nid
         self.severity, self.code, self.message = severity, code, message
         self.related = related  # tuple of (unit, nid, text)
         self.repair = repair  # (unit, nid, new_text, title) or None
+        self.static = static  # wrong whatever the values (ShapeError.static): on any way
 
     def key(self):
-        return (self.unit, self.nid, self.code, self.message)
+        # (one static error a line: its message may show each context's input shape)
+        return (self.unit, self.nid, self.code, None if self.static else self.message)
 
 
 class Dep(NamedTuple):

@@ -368,16 +368,20 @@ def conventional_lead_count(uses: list):
     return None
 
 
-def ranked_from_tail(param: str, tail: tuple, count: int, invented: set | None = None):
+def ranked_from_tail(param: str, tail: tuple, count: int, invented: set | None = None,
+                     made_up=frozenset()):
     """The input `Tensor[..., tail]` once an op showed it has `count` leading dims: fresh
     dims named by the conventions of its rank (`B, T` before a feature dim), after the
     parameter (`key_B`), since an annotated input or a hyperparameter may hold the plain
-    names."""
+    names. A last dim no layer gave (one of `made_up`, `C` of a mask) is named so too."""
     rank = count + len(tail)
     base = {**_CONVENTIONAL, **_SEQUENCE}.get(rank) or tuple(f"d{i}" for i in range(rank))
     names = tuple(f"{param}_{n}" for n in base[:count])
+    tail = tuple(S.sym(f"{param}_{base[count + i]}") if S.symbol_name(d) in made_up else d
+                 for i, d in enumerate(tail))
     if invented is not None:
         invented.update(names)
+        invented.update(S.symbol_name(d) for d in tail if (S.symbol_name(d) or "").startswith(param + "_"))
     return TensorValue(tuple(S.sym(n) for n in names) + tuple(tail))
 
 
@@ -711,6 +715,12 @@ def _rank_kind(out, rank):
     the input's."""
     if isinstance(out, TensorValue):
         return ("tensor", len(out.shape) - rank) if out.shape is not None else None
+    if isinstance(out, SomeTensors):  # `x.split(heads, dim=1)`: pieces of a count not known
+        parts = list(out.prefix) + [out.element]
+        if all(isinstance(t, TensorValue) and t.shape is not None for t in parts):
+            shifts = {len(t.shape) - rank for t in parts}
+            return ("pieces", None, shifts.pop()) if len(shifts) == 1 else None
+        return None
     if isinstance(out, (tuple, list)) and out and all(
             isinstance(t, TensorValue) and t.shape is not None for t in out):
         shifts = {len(t.shape) - rank for t in out}
@@ -725,7 +735,9 @@ def derived_from(probe: RankProbe, kept):
     d = RankProbe(None, probe=probe.probe, derived=True, offset=probe.offset + kept[-1], weak=probe.weak)
     if kept[0] == "tensor":
         return d
-    from .values import ListVal
+    from .values import ListVal, alike
+    if kept[0] == "pieces":
+        return alike(d, "tuple")  # each piece has the rank the op's uses tell
     return ListVal([d] * kept[1], "tuple")
 
 

@@ -82,7 +82,7 @@ def _engine_view(engine, path: str) -> tuple:
             (by_unit if unit_key in facts else marked_only).setdefault(unit_key, []).append(entry)
         only_guessed = trusted is not None and entry.id not in trusted
         for rec in entry.diags.values():
-            if only_guessed and rec.unit[1].rsplit(".", 1)[0] in guess_classes:
+            if only_guessed and not rec.static and rec.unit[1].rsplit(".", 1)[0] in guess_classes:
                 if entry.id not in by_defaults or rec.severity != "error":
                     continue
                 # Run with every flag at its default (too many flags for a world per value):

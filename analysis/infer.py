@@ -587,7 +587,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                     if count is not None:
                         guessed[n] = inputs[n]
                 if count is not None:
-                    inputs[n] = ranked_from_tail(n, inputs[n].tail, count, made)
+                    inputs[n] = ranked_from_tail(n, inputs[n].tail, count, made, made_up)
                     ranked = True
             if guessed:
                 after = self._deciding_run(fn, args, kwargs, inputs, generic)

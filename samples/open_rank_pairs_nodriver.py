@@ -1,9 +1,10 @@
-"""Pairwise differences as point-cloud attention writes them, with no example call: the
-points' rank is not decided (a Linear takes any), but `pos[:, :, None, :]` needs rank 3 or
-more and keeps the last dim last at every such rank, and so does the difference of two
-such pairs: `Tensor[..., pos_C]`, then `Tensor[..., dim]` after the MLP. The features x
-are read by position the same way after a Linear gave their last dim: a batch of
-sequences by convention (`[x_B, x_T, dim]`), so their pairs are `[x_B, x_T, x_T, dim]`."""
+"""Pairwise differences as point-cloud attention writes them, with no example call: a
+Linear takes the points at any rank, but `pos[:, :, None, :]` writes a `:` for each of
+their dims (the last `:` does nothing unless it is there to say so): rank 3, and the
+pairs are `Tensor[B, T, T, 3]` (the MLP's Linear(3, ...) reads 3), then `dim`. The
+features x are read by position the same way after a Linear gave their last dim, so
+their pairs are `[x_B, x_T, x_T, dim]`; the sum of the two pairs names the points' dims
+after them."""
 # exactness: open
 import torch
 from torch import nn
@@ -18,9 +19,9 @@ class PointLayer(nn.Module):
     def forward(self, x, pos):
         q, k = self.to_qk(x).chunk(2, dim=-1)
         rel_pos = pos[:, :, None, :] - pos[:, None, :, :]
-        #^ Tensor[..., pos_C]
+        #^ Tensor[x_B, x_T, x_T, 3]
         rel_pos_emb = self.pos_mlp(rel_pos)
-        #^ Tensor[..., dim]
+        #^ Tensor[x_B, x_T, x_T, dim]
         qk_rel = q[:, :, None, :] - k[:, None, :, :]
         #^ Tensor[x_B, x_T, x_T, dim]
         return qk_rel + rel_pos_emb

@@ -26,10 +26,11 @@ _FLOAT = ("float16", "float32", "float64", "bfloat16")
 class _EinopsError(Exception):
     """A failure einops reports; `kind` is the Python exception einops raises."""
 
-    def __init__(self, message: str, kind: str = "EinopsError"):
+    def __init__(self, message: str, kind: str = "EinopsError", static: bool = False):
         super().__init__(message)
         self.message = message
         self.kind = kind
+        self.static = static  # from the pattern alone: fails whatever the tensor is
 
 
 # =========================================================================================
@@ -188,13 +189,24 @@ def _recipe_cached(pattern: str, operation: str, op_text: str, axes_names: tuple
 def recipe(pattern, operation, op_text, axes_names, ndim) -> Recipe:
     r = _recipe_cached(pattern, operation, op_text, axes_names, ndim)
     if isinstance(r, _EinopsError):
-        raise _EinopsError(r.message, r.kind)
+        raise _EinopsError(r.message, r.kind, r.static)
     return r
 
 
 def _recipe(pattern, operation, op_text, axes_names, ndim) -> Recipe:
     """`operation`: "rearrange" | "repeat" | a reduction name | "callable"; `ndim` None when
     unknown (then only the rank-independent checks run)."""
+    try:
+        left, right = _pattern_sides(pattern, operation, op_text, axes_names)
+    except _EinopsError as e:
+        e.static = True
+        raise
+    return _recipe_for_rank(left, right, operation, axes_names, ndim)
+
+
+def _pattern_sides(pattern, operation, op_text, axes_names):
+    """The pattern's two sides, parsed and checked against each other: what einops rejects
+    whatever the tensor is."""
     left_str, right_str = _split_arrow(pattern)
     left, right = parse_side(left_str), parse_side(right_str)
     if not left.has_ellipsis and right.has_ellipsis:
@@ -220,7 +232,10 @@ def _recipe(pattern, operation, op_text, axes_names, ndim) -> Recipe:
             raise _EinopsError(f"Unexpected identifiers on the right side of reduce {op_text}: {set_text(difference)}")
     else:
         raise _EinopsError(f"Unknown reduction {op_text}. Expect one of {REDUCTIONS}.")
+    return left, right
 
+
+def _recipe_for_rank(left, right, operation, axes_names, ndim) -> Recipe:
     left_ids, right_ids = set(left.identifiers), set(right.identifiers)
     if left.has_ellipsis:
         n_other = len(left.composition) - 1
@@ -395,7 +410,7 @@ def _dict_text(d: dict) -> str:
 
 def _fail(ctx, e: _EinopsError, prefix: str = ""):
     code = SHAPE_MISMATCH if e.message.startswith(("Shape mismatch", "Wrong shape")) else ILLEGAL_VALUE
-    ctx.fail(code, " ".join((prefix + " " + e.message).split()))
+    ctx.fail(code, " ".join((prefix + " " + e.message).split()), static=e.static)
 
 
 def _prefixed(prefix: str, message: str) -> str:
@@ -415,7 +430,7 @@ def _checked(ctx, prefix: str, fn, *args):
     except _EinopsError as e:
         _fail(ctx, e, prefix if e.kind == "EinopsError" else "")
     except ShapeError as e:
-        raise ShapeError(e.code, _prefixed(prefix, e.message), e.repair, e.core) from None
+        raise ShapeError(e.code, _prefixed(prefix, e.message), e.repair, e.core, e.static) from None
     for w in sub.warnings:
         w.message = _prefixed(prefix, w.message)
         ctx.warnings.append(w)

@@ -10,7 +10,7 @@ from .. import shapes as S
 from ..shapes import UNKNOWN
 from .elementwise import broadcast_shapes
 from .spec import (DTYPE_MISMATCH, ILLEGAL_SHAPE, ILLEGAL_VALUE, IMPROPER_VALUE, SHAPE_MISMATCH,
-                   TensorValue, Unknowable, is_tensor, module, op)
+                   ShapeError, TensorValue, Unknowable, is_tensor, module, op)
 
 
 def _t(d):
@@ -763,6 +763,14 @@ def _einsum_structure(ctx, equation: str, n_operands: int) -> None:
     """The equation's own errors, which need no shape: operands counted, and each output
     subscript once and among the inputs' (torch checks these after the shapes; with a shape
     not known, they still fail for every shape)."""
+    try:
+        _check_structure(ctx, equation, n_operands)
+    except ShapeError as e:
+        e.static = True
+        raise
+
+
+def _check_structure(ctx, equation: str, n_operands: int) -> None:
     eq = equation.replace(" ", "")
     lhs, _, rhs = eq.partition("->")
     terms = lhs.split(",")
@@ -856,7 +864,11 @@ def einsum(ctx, equation, *operands):
         out_labels = ["..."] + sorted((l for l, c in counts.items() if c == 1), key=_label_order)
     else:
         out_labels = _parse_term(ctx, rhs, 0)
-        _check_output_labels(ctx, out_labels, sizes)
+        try:
+            _check_output_labels(ctx, out_labels, sizes)
+        except ShapeError as e:
+            e.static = True  # the equation's own error, whatever the shapes
+            raise
     out = []
     for l in out_labels:
         if l == "...":

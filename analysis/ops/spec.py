@@ -69,12 +69,16 @@ class TensorValue:
 class ShapeError(Exception):
     """An op fails for every admissible shape: becomes an error diagnostic."""
 
-    def __init__(self, code: str, message: str, repair: dict | None = None, core: tuple = ()):
+    def __init__(self, code: str, message: str, repair: dict | None = None, core: tuple = (),
+                 static: bool = False):
         super().__init__(message)
         self.code = code
         self.message = message
         self.repair = repair or {}  # hyperparameter name -> value that would make it work
         self.core = core  # origins (opaque to specs) of the facts that force the failure
+        # Fails whatever the values are, from the op's own text (an einops pattern naming an
+        # axis one side lacks): wrong wherever it runs, on an undecided way too.
+        self.static = static
 
 
 class Unknowable(Exception):
@@ -309,8 +313,8 @@ class OpContext:
             # the ground of an error: a path the analysis joined may be one no run takes).
             self.soft_assumed.append(cond)
 
-    def fail(self, code: str, message: str, repair: dict | None = None):
-        raise ShapeError(code, message, repair)
+    def fail(self, code: str, message: str, repair: dict | None = None, static: bool = False):
+        raise ShapeError(code, message, repair, static=static)
 
     def decide(self, cond) -> bool:
         """A branch inside a spec: True/False when provable, else Unknowable."""
