@@ -297,6 +297,15 @@ KNOWN_CORPUS: dict = {
                           "lists it (its keys are computed once and kept on the module)",
     "rw_sb_ecapa.py": "Classifier's weight, an nn.Parameter of torch.FloatTensor(out, in, device=...), is "
                       "counted 30 parameters short (124 vs 154: not yet traced)",
+    # Batch 20 (stop 39), as found on first contact:
+    "rw_nf_patchtst.py": "PatchTST_backbone's parameter total is 40 short of torchinfo's (2,018 vs 2,058), and "
+                         "rows of the GELU, norm_attn and RevIN layers are not where torchinfo lists them",
+    "rw_nf_tft.py": "TFTEmbedding's parameters are not counted (0 vs 112: nn.Parameter made in a loop of "
+                    "setattr calls, not yet traced)",
+    "rw_ta_w2v_components.py": "FeedForward's row shows another instance's intermediate width (24 where "
+                               "torchinfo's model has 32): two FeedForwards of the driver are merged",
+    "rw_tp_v26.py": "A TabPFNBlock row (the second of a ModuleList) is not where torchinfo lists it",
+    "rw_vq_lfq.py": "LFQ's Identity activation gets a row that torchinfo does not list where the summary does",
 }
 
 
