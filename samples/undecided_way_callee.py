@@ -23,11 +23,12 @@ class CachedModel(nn.Module):
             y = torch.zeros(0)
         h = self.proj(x)
         if os.environ.get("SAMPLE_FIT_TARGETS") == "1":
-            t = prepare(y, y.shape[0])
-            out = h * t.mean()
+            self.targets = prepare(y, y.shape[0])
+            out = h * 2
+           #^ Tensor[3, 4]
         else:
             out = h + 1
-        #^ Tensor[3, 4]
+           #^ Tensor[3, 4]
         return out
 
 
