@@ -16,7 +16,6 @@ from . import configs, generators, limits, pybuiltins, pysets, tails, tensor_opt
 from .tensor_options import TensorOptions
 from . import partly_known
 from .partly_known import PartlyKnown
-from .name_uses import self_attribute_writes
 from .memo import arguments_key
 from . import autograd_function, datasources, enums, flags, generic, intervals, solver
 from .alternatives import OneOf, either
@@ -547,8 +546,6 @@ class ExpressionsMixin:
                         # modelled base's constructor takes the arguments.
                         from .nnmodules import module_method
                         module_method(self, inst, "__super_init__", list(args), kwargs, site)
-                if generic:
-                    _state_from_other_calls(self, cls, inst)
                 result = inst
             finally:
                 self.stack.pop()
@@ -997,24 +994,6 @@ class ExpressionsMixin:
         # Kept in the entry, so a memoized run still reports the calls it made.
         counts = self.stack[-1].entry.unknown_ops if self.stack else self.unknown_ops
         counts[name] = counts.get(name, 0) + 1
-
-
-def _state_from_other_calls(engine, cls, inst) -> None:
-    """A model nobody builds has each method run on a fresh instance: an attribute __init__
-    sets to None that another method sets (`self.next_read_state = (states,)`, read back by
-    `read` after `assert exists(self.next_read_state)`; a cache filled by a previous call)
-    may hold anything when a method runs, not only None."""
-    written: set = set()
-    for c in cls.mro():
-        for name, m in c.attrs.items():
-            m = getattr(m, "wrapped", m)
-            if isinstance(m, FunctionVal) and name != "__init__":
-                unit = engine.program.unit(m.path, m.unit_key)
-                if unit is not None:
-                    written |= self_attribute_writes(unit)
-    for name in written:
-        if name in inst.attrs and inst.attrs[name] is None:
-            inst.attrs[name] = UNKNOWN
 
 
 def _tensor_or_number(engine, a, b):

@@ -187,36 +187,3 @@ def number_parameters(unit) -> frozenset:
     (`custom_freqs=None`, then `freqs = custom_freqs`) is not."""
     return frozenset(name for name, use in name_uses(unit).items()
                      if use.scalar and not (use.called or use.attrs or use.indexed or use.iterated))
-
-
-_WRITES: dict = {}  # unit digest -> frozenset of attribute names
-
-
-def self_attribute_writes(unit) -> frozenset:
-    """The attributes a method sets on `self` (`self.cache = (k, v)`, `self.next_state,
-    = ...`): state another call of the object may find there."""
-    found = _WRITES.get(unit.digest)
-    if found is not None:
-        return found
-
-    def targets(t):
-        if type(t) in (ir.TupleE, ir.ListE):
-            for x in t.elts:
-                yield from targets(x)
-        elif type(t) is ir.Starred:
-            yield from targets(t.value)
-        elif type(t) is ir.Attr and type(t.obj) is ir.Name and t.obj.id == "self":
-            yield t.name
-
-    names = set()
-    for n in nodes(unit.body):
-        t = type(n)
-        if t is ir.Assign:
-            for target in n.targets:
-                names.update(targets(target))
-        elif t in (ir.AugAssign, ir.AnnAssign):
-            names.update(targets(n.target))
-    found = _WRITES[unit.digest] = frozenset(names)
-    if len(_WRITES) > _CACHE_CAP:
-        _WRITES.clear()
-    return found
