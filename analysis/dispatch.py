@@ -67,7 +67,11 @@ def to_spec(v, some_tensors: bool = False, zero=UNKNOWN):
                 prefix = tuple(to_spec(x, zero=zero) for x in v.items[:getattr(v, "prefix", 0)])
                 return SomeTensors(prefix, element, getattr(v, "whole", None) if not prefix else None)
             if some_tensors == "data" and _number_like(element) and all(_number_like(x) for x in v.items):
-                return SomeNumbers(integers=is_int_like(element) and all(is_int_like(x) for x in v.items))
+                return SomeNumbers(integers=is_int_like(element) and all(is_int_like(x) for x in v.items),
+                                   length=getattr(v, "length", None))
+            if some_tensors == "data" and getattr(v, "length", None) is not None and isinstance(element, ListVal) \
+                    and not v.items:
+                return _rows_of(v.length, to_spec(element, "data", zero))
             return UNKNOWN  # its items are not all known (a loop appended to it, *rest)
         items = [to_spec(x, zero=zero) for x in v.items]
         return items if v.kind == "list" else tuple(items)
@@ -79,6 +83,16 @@ def to_spec(v, some_tensors: bool = False, zero=UNKNOWN):
         return slice(*(_slice_bound(b) for b in (v.start, v.stop, v.step)))  # a 0 default: a bound, not an option
     if isinstance(v, NNModule):  # a layer handed to a container spec (TransformerEncoder)
         return dict(v.attrs, training=v.training, __module__=v.name)  # its class: the summary's row
+    return UNKNOWN
+
+
+def _rows_of(length, row):
+    """`length` rows that each look like `row` (`[[f(pos, i) for i in range(d)] for pos in
+    range(n)]`, a positional table): numbers of shape (length, *row's), or Unknown."""
+    if isinstance(row, SomeNumbers) and row.length is not None:
+        return SomeNumbers(integers=row.integers, length=length, inner=(row.length,) + tuple(row.inner))
+    if isinstance(row, (list, tuple)) and row and all(_number_like(x) for x in row):
+        return SomeNumbers(integers=all(is_int_like(x) for x in row), length=length, inner=(len(row),))
     return UNKNOWN
 
 
@@ -1050,6 +1064,7 @@ def _list_method(engine, obj, name, args, kwargs):
             return out
     if name in ("append", "extend", "insert", "pop", "clear", "remove", "reverse", "sort"):
         engine._mutated(obj)
+        obj.__dict__.pop("length", None)  # (a symbolic length no longer holds)
     if name in ("append", "insert") and args:
         added_after_loop(engine, obj, [args[-1]])
     if name == "append":

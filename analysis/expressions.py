@@ -202,9 +202,10 @@ class ExpressionsMixin:
     def comprehension(self, frame, node, env):
         results = []
         sub = dict(env)
-        self._comp_whole = None
+        self._comp_whole = self._comp_length = None
         ok = self._comp_loop(frame, node, node.generators, sub, results)
         whole, self._comp_whole = self._comp_whole, None
+        length, self._comp_length = self._comp_length, None
         if node.kind == "dict":
             d = DictVal()
             for item in results if ok else ():
@@ -226,6 +227,8 @@ class ExpressionsMixin:
             out.unknown, out.element = True, element
             if whole is not None:
                 out.whole = whole  # one item per piece of a chunk (ops.joining._pieces)
+            if length is not None and kind == "list":
+                out.length = length  # one item per item of `range(d_model)`: a table's size
             return self.new_obj(out)
         return self.new_obj(ListVal(results, kind))
 
@@ -249,6 +252,7 @@ class ExpressionsMixin:
                 results.append(self.eval(frame, node.elt, env))
                 if not ifs and len(node.generators) == 1 and items is None:
                     self._comp_whole = getattr(iterable, "whole", None)  # (after the element's own)
+                    self._comp_length = getattr(iterable, "length", None)
             return False
         for item in items:
             self.assign(frame, target, item, env, None)

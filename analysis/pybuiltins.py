@@ -100,7 +100,8 @@ def _len(engine, args, kwargs, site):
 
 def _length(engine, v):
     if getattr(v, "unknown", False):
-        return UNKNOWN
+        return getattr(v, "length", None) if isinstance(v, ListVal) and getattr(v, "length", None) is not None \
+            else UNKNOWN
     from .datasources import length
     n = length(v)
     if n is not None:
@@ -138,6 +139,9 @@ def _range(engine, args, kwargs, site):
                 frame, node = site
                 rest = S.sym(f"{S.PIECE}loop:{frame.unit.key}:{node.nid}")
                 out.items, out.prefix, out.element = [start], 1, S.add(start, rest)
+            if len(args) <= 2 and stop is not SOME_INT and start is not SOME_INT and \
+                    intervals.bounds(S.sub(stop, start))[0] >= 0:
+                out.length = S.sub(stop, start)  # (a comprehension over it: as many items)
             return out
         return UNKNOWN
     r = range(*args)

@@ -1,7 +1,7 @@
 """Per-head slopes as ALiBi computes them, with no example call: a list built by a
 comprehension over `range(heads)` whose items are floats of unknown value (`start * ratio
-** i`, from `math.log2(heads)`). How many is not known, but each is a number, so the tensor
-made from it is a vector, `Tensor[?]`, and the rearrange after it `Tensor[?, 1, 1]`."""
+** i`, from `math.log2(heads)`). One item per item of `range(heads)`, each a number: the
+tensor made from it is `Tensor[heads]`, and the rearrange after it `Tensor[heads, 1, 1]`."""
 # exactness: open
 import math
 
@@ -20,7 +20,7 @@ class AlibiSlopes(nn.Module):
     def __init__(self, heads):
         super().__init__()
         slopes = torch.Tensor(power_of_2_slopes(heads))
-        #^ Tensor[?]
+        #^ Tensor[heads]
         self.slopes = nn.Parameter(rearrange(slopes, 'h -> h 1 1'))
 
     def forward(self, sim):

@@ -298,7 +298,8 @@ def data_shape(ctx, data):
     if is_tensor(data):
         return data.shape, data.dtype
     if isinstance(data, SomeNumbers):
-        return (UNKNOWN,), "int64" if data.integers else None
+        length = data.length if data.length is not None else UNKNOWN
+        return (length,) + tuple(data.inner), "int64" if data.integers else None
     if isinstance(data, (list, tuple)):
         if len(data) == 0:
             return (0,), "float32"

@@ -153,6 +153,8 @@ class SomeNumbers:
     list a loop appended ints to): `torch.tensor` of it is one-dimensional, of unknown size."""
 
     integers: bool = False  # every item is an int
+    length: Any = None  # how many, when a comprehension over `range(n)` made it: n
+    inner: tuple = ()  # the sizes of each item, when each is a sequence of its own
 
 
 @dataclass(frozen=True)
