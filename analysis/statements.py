@@ -645,6 +645,17 @@ class StatementsMixin:
                 items = refined
         if items is None and not star:
             items = _unpacked_pieces(value, len(targets))
+        if items is None and star and _alike_items(value):
+            # `*x, x_pass = x.chunk(amt + 1, dim=-1)`: pieces of a count not known, all alike:
+            # each named one is such a piece, the starred ones a list of them.
+            element, known = value.element, list(value.items[:getattr(value, "prefix", 0)])
+            i = star[0]
+            for j, x in enumerate(targets[:i]):
+                self.assign(frame, x, known[j] if j < len(known) else element, env, None)
+            self.assign(frame, targets[i], values.alike(element, "list"), env, None)
+            for x in targets[i + 1:]:
+                self.assign(frame, x, element, env, None)
+            return
         if items is None:
             for x in targets:
                 self.assign(frame, x, UNKNOWN, env, None)
@@ -935,3 +946,9 @@ def _parameter_symbol(v) -> bool:
 def _program_callable(v) -> bool:
     """An instance of a program class whose `__call__` is a def of the program."""
     return isinstance(v, Instance) and isinstance(v.cls.lookup("__call__"), FunctionVal)
+
+
+def _alike_items(value) -> bool:
+    """A list of unknown length whose items all look like one known value (values.alike)."""
+    return isinstance(value, ListVal) and getattr(value, "unknown", False) and \
+        getattr(value, "element", None) is not None and getattr(value, "element", None) is not UNKNOWN
