@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from . import alternatives, shapes as S
 from . import solver
+from .ops.packed import PackedSeq
 from .ops.spec import (ANY_INT, ILLEGAL_VALUE, REGISTRY, SHAPE_MISMATCH, Dtype, OpContext, ShapeError, SomeNumbers, SomeTensors, TensorValue, Unknowable,
                        run_spec)
 from .shapes import UNKNOWN
@@ -83,6 +84,8 @@ def to_spec(v, some_tensors: bool = False, zero=UNKNOWN):
         return slice(*(_slice_bound(b) for b in (v.start, v.stop, v.step)))  # a 0 default: a bound, not an option
     if isinstance(v, NNModule):  # a layer handed to a container spec (TransformerEncoder)
         return dict(v.attrs, training=v.training, __module__=v.name)  # its class: the summary's row
+    if isinstance(v, PackedSeq):
+        return v  # (a packed sequence, ops.packed)
     return UNKNOWN
 
 

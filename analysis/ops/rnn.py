@@ -60,6 +60,11 @@ def _rnn_ctor(ctx, mode, input_size, hidden_size, num_layers, bias, batch_first,
 
 
 def _rnn_forward(ctx, m, input, hx):
+    from .packed import PackedSeq
+    if isinstance(input, PackedSeq):
+        # A pack is time first whatever batch_first says; the output is a pack again.
+        output, hidden = _rnn_forward(ctx, dict(m, batch_first=False), TensorValue(input.padded, input.dtype), hx)
+        return PackedSeq(output.shape, output.dtype), hidden
     mode = m["mode"]
     x = ctx.shape(input)
     if len(x) not in (2, 3):
