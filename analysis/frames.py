@@ -274,6 +274,29 @@ def reachable(entries):
         todo.extend(e.children)
 
 
+def note_call_edge(caller_frame, callee) -> None:
+    """Record whether `callee` was called on a way of an `if` its caller could not decide
+    (caller_frame.blind): such a call may never run, so what fails in it is no diagnostic
+    unless some call on a decided way reaches it too (decided)."""
+    edges = "blind_edges" if caller_frame.blind else "decided_edges"
+    caller_frame.entry.__dict__.setdefault(edges, set()).add(callee.id)
+
+
+def decided(entries):
+    """Each entry once that `entries` reach by calls made on decided ways (note_call_edge)."""
+    seen, todo = set(), list(entries)
+    while todo:
+        e = todo.pop()
+        if e.id in seen:
+            continue
+        seen.add(e.id)
+        yield e
+        blind = e.__dict__.get("blind_edges")
+        if blind:
+            blind = blind - e.__dict__.get("decided_edges", set())
+        todo.extend(c for c in e.children if not blind or c.id not in blind)
+
+
 def escape(engine, args, kwargs, site) -> None:
     """Defs of the program handed to a call the analysis does not run (`torch.func.vmap(f)`,
     a library's `register_hook(fn)`, a method of an opaque object): that code may call them

@@ -15,7 +15,7 @@ from .annotations import dims_from_text
 from .generic import broadcast_renaming
 from . import ir
 from .ir import HEADER_NID
-from .frames import DiagRecord, reachable
+from .frames import DiagRecord, decided, reachable
 
 
 @lru_cache(maxsize=4096)
@@ -72,6 +72,7 @@ def _engine_view(engine, path: str) -> tuple:
     defaults = getattr(engine, "default_roots", set())
     by_defaults = {e.id for e in reachable([r for r in engine.roots if r.id in defaults])} if defaults else set()
     marked_only: dict = {}  # unit key -> live entries that only marked lines of it
+    on_decided_ways = _per_run(engine, _decided_ids)
     for entry in engine.live.values():
         generic = entry.id not in engine.real_ids
         facts, marked = _fact_units(entry, path)
@@ -81,7 +82,10 @@ def _engine_view(engine, path: str) -> tuple:
                 # it was also handed to code not run, which may call it otherwise: frames.escape)
             (by_unit if unit_key in facts else marked_only).setdefault(unit_key, []).append(entry)
         only_guessed = trusted is not None and entry.id not in trusted
+        blind_only = entry.id not in on_decided_ways  # (called only on undecided ways)
         for rec in entry.diags.values():
+            if blind_only and not rec.static:
+                continue
             if only_guessed and not rec.static and rec.unit[1].rsplit(".", 1)[0] in guess_classes:
                 if entry.id not in by_defaults or rec.severity != "error":
                     continue
@@ -273,6 +277,11 @@ def _runs_signature(engine, path, unit_key, entries, notes) -> tuple:
             if len(entries) > 1 else ()
         sig = sigs[(path, unit_key)] = (tuple(sorted(e.id for e in entries)), _unit_notes(notes, entries), labels)
     return sig
+
+
+def _decided_ids(engine) -> set:
+    """The entries the run's roots reach by calls on decided ways (frames.decided)."""
+    return {e.id for e in decided(engine.roots)}
 
 
 def _trusted_ids(engine):

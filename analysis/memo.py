@@ -14,7 +14,7 @@ from . import configs, generators, pybuiltins
 from .annotations import tensor_from_annotation
 from .generic import GENERIC_REST, context_notes, empty_sequence, generic_hyperparameter
 from .name_uses import name_uses, rounded_parameter, sequence_parameter, used_as_no_number
-from .frames import MAX_DEPTH, CALL_STEPS, reachable, depth_exceeded, over_step_limit, Dep, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
+from .frames import MAX_DEPTH, CALL_STEPS, decided, note_call_edge, reachable, depth_exceeded, over_step_limit, Dep, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
 
 
 _IMMUTABLE = (TensorValue, int, float, str, S.Expr, type(None))
@@ -122,6 +122,8 @@ class MemoMixin:
         entry.last_run = self.run_id
         if self._collect:
             self._collect[-1].append(entry)
+            if self.stack and self._collect[-1] is self.stack[-1].entry.children:
+                note_call_edge(self.stack[-1], entry)
 
     def _store(self, entry):
         if self.memo.get(entry.key, entry) is not entry:
@@ -361,7 +363,15 @@ class MemoMixin:
                 continue
             for v in vals:
                 _add_fact(caller.entry.facts, k, v)
-        caller.entry.diags.update(entry.diags)
+        if caller.blind:
+            # (made on an undecided way of the caller: what failed in it may never run)
+            caller.entry.diags.update((k, r) for k, r in entry.diags.items() if r.static)
+            caller.entry.__dict__.setdefault("blind_edges", set()).update(c.id for c in entry.children)
+        else:
+            caller.entry.diags.update(entry.diags)
+            for edges in ("blind_edges", "decided_edges"):
+                if edges in entry.__dict__:
+                    caller.entry.__dict__.setdefault(edges, set()).update(entry.__dict__[edges])
         caller.entry.units.update(entry.units)
         _carry_module_calls(self, entry, caller.entry)
         for name, n in entry.unknown_ops.items():
@@ -547,7 +557,7 @@ def _library_errors(program, entry) -> list:
     cached = entry.__dict__.get("_library_errors")
     if cached is not None:
         return cached
-    out = [r for e in reachable([entry]) for r in e.diags.values()
+    out = [r for e in decided([entry]) for r in e.diags.values()
            if r.severity == "error" and program.is_library(r.unit[0])]
     entry._library_errors = out
     return out

@@ -250,20 +250,19 @@ class StatementsMixin:
     def _branch(self, frame, body, env, test, nid):
         """One side of an `if` whose test is not decided: it may be dead code for the values
         the real program has (a residual path taken only when inp == oup), so nothing in it
-        is reported, nor in the calls it makes (silent: a call into a def or a library on
-        that way meets what the way assumed, `y = torch.zeros(0)` when no cache is given);
-        its shapes still are, computed with the test (when symbolic) assumed."""
+        is reported, nor in the calls it makes (a call into a def or a library on that way
+        meets what the way assumed, `y = torch.zeros(0)` when no cache is given: the call is
+        an edge on an undecided way, frames.decided); its shapes still are, computed with the
+        test (when symbolic) assumed."""
         mark = len(frame.assumptions)
         if isinstance(test, S.Cond):
             frame.assumptions.append((test, ((frame.path, frame.unit.key), nid)))
         frame.blind += 1
-        self.silent += 1
         try:
             with self._module_scope(frame, env):
                 return self.exec_block(frame, body, env)
         finally:
             frame.blind -= 1
-            self.silent -= 1
             del frame.assumptions[mark:]
 
     @contextmanager
