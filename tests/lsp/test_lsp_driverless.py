@@ -76,7 +76,7 @@ async def test_routed_keywords_and_a_loop_built_stem_over_lsp(real: LanguageClie
              "scores: Tensor[x_B, num_heads, x_T, x_T]"),
             ("optional_norm_nodriver.py", "x = einsum(", "x: Tensor[B, T, ?, dim]"),
             ("pooled_axes_nodriver.py", "pooled = torch.cat", "pooled: Tensor[N, C, H + W]"),
-            ("float_lists_nodriver.py", "slopes = torch.Tensor", "slopes: Tensor[?]")):
+            ("float_lists_nodriver.py", "slopes = torch.Tensor", "slopes: Tensor[heads]")):
         uri, text = _open_sample(real, name)
         h = await hover_until(real, uri, find_position(text, needle, enc), expected)
         assert hover_first_line(h) == expected
