@@ -262,8 +262,9 @@ def _module_name(path):
     return _short(path).rsplit(".", 1)[0]
 
 
-def reachable(entries):
-    """Each entry once, with every entry it called (its children, transitively)."""
+def reachable(entries, undecided_ways=True):
+    """Each entry once, with every entry it called (its children, transitively); without
+    the calls made only on undecided ways when `undecided_ways` is False (decided)."""
     seen, todo = set(), list(entries)
     while todo:
         e = todo.pop()
@@ -271,7 +272,12 @@ def reachable(entries):
             continue
         seen.add(e.id)
         yield e
-        todo.extend(e.children)
+        blind = None if undecided_ways else e.__dict__.get("blind_edges")
+        if blind:
+            blind = blind - e.__dict__.get("decided_edges", set())
+            todo.extend(c for c in e.children if c.id not in blind)
+        else:
+            todo.extend(e.children)
 
 
 def note_call_edge(caller_frame, callee) -> None:
@@ -284,17 +290,7 @@ def note_call_edge(caller_frame, callee) -> None:
 
 def decided(entries):
     """Each entry once that `entries` reach by calls made on decided ways (note_call_edge)."""
-    seen, todo = set(), list(entries)
-    while todo:
-        e = todo.pop()
-        if e.id in seen:
-            continue
-        seen.add(e.id)
-        yield e
-        blind = e.__dict__.get("blind_edges")
-        if blind:
-            blind = blind - e.__dict__.get("decided_edges", set())
-        todo.extend(c for c in e.children if not blind or c.id not in blind)
+    return reachable(entries, undecided_ways=False)
 
 
 def escape(engine, args, kwargs, site) -> None:
