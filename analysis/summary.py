@@ -28,6 +28,7 @@ from .calltrace import ModuleCall, calls_of, grad_flags_of, parametrized_of
 from .frames import Budget, Entry, Frame, _PseudoUnit, start_budget
 from .ops.attention import SUBMODULE_CALLS, SUBMODULES
 from .ops.spec import Dtype, TensorValue
+from .ops.packed import PackedSeq
 from .shapes import UNKNOWN
 from .alternatives import OneOf
 from .values import ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, NNModule
@@ -136,6 +137,8 @@ def torchinfo_size(v):
     for _ in range(16):
         if isinstance(v, TensorValue):
             return v.shape
+        if isinstance(v, PackedSeq):
+            return v.data_shape  # (torchinfo shows a packed sequence's `.data`)
         if isinstance(v, ListVal) and v.items and not getattr(v, "unknown", False):
             v = v.items[0]
         elif isinstance(v, DictVal) and v.items:

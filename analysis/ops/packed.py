@@ -15,29 +15,37 @@ from .spec import ILLEGAL_VALUE, SHAPE_MISMATCH, TensorValue, Unknowable, is_ten
 
 @dataclass(frozen=True)
 class PackedSeq:
-    """A PackedSequence: `padded` is the (T, B, *features) it packs, time first."""
+    """A PackedSequence: `padded` is the (T, B, *features) it packs, time first; `total` the
+    sum of the lengths (its `.data` is (total, *features)), UNKNOWN when they are not known."""
 
     padded: tuple
     dtype: object = None
+    total: object = UNKNOWN
 
     def structural_key(self, key):  # (values.value_key)
-        return ("packed", self.padded, self.dtype)
+        return ("packed", self.padded, self.dtype, self.total)
+
+    @property
+    def data_shape(self) -> tuple:
+        return (self.total,) + tuple(self.padded[2:])
 
 
 def _lengths(ctx, lengths):
-    """(how many lengths, the longest or UNKNOWN), from a 1-D tensor or a list of ints."""
+    """(how many lengths, the longest, their sum; UNKNOWN where not known), from a 1-D
+    tensor or a list of ints."""
     if isinstance(lengths, (list, tuple)):
-        if all(isinstance(n, int) and not isinstance(n, bool) for n in lengths):
-            return len(lengths), (max(lengths) if lengths else UNKNOWN)
-        return len(lengths), UNKNOWN
+        if lengths and all(isinstance(n, int) and not isinstance(n, bool) for n in lengths):
+            return len(lengths), max(lengths), sum(lengths)
+        return len(lengths), UNKNOWN, UNKNOWN
     if not is_tensor(lengths) or lengths.shape is None:
         raise Unknowable("lengths")
     if len(lengths.shape) != 1:
         ctx.fail(SHAPE_MISMATCH, f"'lengths' argument should be a 1D CPU int64 tensor, but got "
                                  f"{len(lengths.shape)}D cpu Long tensor")
     values = lengths.values
-    longest = max(values) if values and all(isinstance(n, int) for n in values) else UNKNOWN
-    return lengths.shape[0], longest
+    if values and all(isinstance(n, int) for n in values):
+        return lengths.shape[0], max(values), sum(values)
+    return lengths.shape[0], UNKNOWN, UNKNOWN
 
 
 @op("torch.nn.utils.rnn.pack_padded_sequence")
@@ -46,11 +54,11 @@ def pack_padded_sequence(ctx, input, lengths, batch_first=False, enforce_sorted=
     if len(x) < 2 or not isinstance(batch_first, bool):
         raise Unknowable("pack of a 1-D input")
     padded = (x[1], x[0], *x[2:]) if batch_first else tuple(x)
-    count, longest = _lengths(ctx, lengths)
+    count, longest, total = _lengths(ctx, lengths)
     ctx.require(S.eq(count, padded[1]), SHAPE_MISMATCH,
                 f"Expected `len(lengths)` to be equal to batch_size, but got {S.dim_text(count)} "
                 f"(batch_size={S.dim_text(padded[1])})")
-    return PackedSeq((longest,) + padded[1:], input.dtype)
+    return PackedSeq((longest,) + padded[1:], input.dtype, total)
 
 
 @op("torch.nn.utils.rnn.pad_packed_sequence")

@@ -64,7 +64,7 @@ def _rnn_forward(ctx, m, input, hx):
     if isinstance(input, PackedSeq):
         # A pack is time first whatever batch_first says; the output is a pack again.
         output, hidden = _rnn_forward(ctx, dict(m, batch_first=False), TensorValue(input.padded, input.dtype), hx)
-        return PackedSeq(output.shape, output.dtype), hidden
+        return PackedSeq(output.shape, output.dtype, input.total), hidden
     mode = m["mode"]
     x = ctx.shape(input)
     if len(x) not in (2, 3):
