@@ -644,10 +644,12 @@ class StatementsMixin:
                 items = refined
         if items is None and not star:
             items = _unpacked_pieces(value, len(targets))
-        if items is None and star and _alike_items(value):
+        element = self.element_of(value) if items is None and star and isinstance(value, ListVal) \
+            and getattr(value, "unknown", False) else UNKNOWN
+        if element is not UNKNOWN:
             # `*x, x_pass = x.chunk(amt + 1, dim=-1)`: pieces of a count not known, all alike:
             # each named one is such a piece, the starred ones a list of them.
-            element, known = value.element, list(value.items[:getattr(value, "prefix", 0)])
+            known = known_prefix(value)
             i = star[0]
             for j, x in enumerate(targets[:i]):
                 self.assign(frame, x, known[j] if j < len(known) else element, env, None)
@@ -945,9 +947,3 @@ def _parameter_symbol(v) -> bool:
 def _program_callable(v) -> bool:
     """An instance of a program class whose `__call__` is a def of the program."""
     return isinstance(v, Instance) and isinstance(v.cls.lookup("__call__"), FunctionVal)
-
-
-def _alike_items(value) -> bool:
-    """A list of unknown length whose items all look like one known value (values.alike)."""
-    return isinstance(value, ListVal) and getattr(value, "unknown", False) and \
-        getattr(value, "element", None) is not None and getattr(value, "element", None) is not UNKNOWN
