@@ -174,6 +174,7 @@ def run_op(engine, spec, args, kwargs, site, module=None, forward=False):
     zero = 0 if getattr(spec, "constructor", False) else UNKNOWN  # (to_spec)
     s_args = [to_spec(a, joins, zero) for a in args]
     s_kwargs = {k: to_spec(v, zero=zero) for k, v in kwargs.items()}
+    _lone_int_size(spec, args, s_args)
     if "keepdims" in s_kwargs and spec.name not in _PYTHON_REDUCTIONS and "keepdim" in spec.signature.parameters \
             and "keepdims" not in spec.signature.parameters:
         s_kwargs["keepdim"] = s_kwargs.pop("keepdims")  # torch's argument parser takes NumPy's name
@@ -243,6 +244,23 @@ def _array_method(engine, spec, args, kwargs):
     errors (numpy's rules differ: `h[::-1]` is legal), run with no site to report at; what
     it gives is an array again."""
     return as_numpy(run_op(engine, spec, args, kwargs, None))
+
+
+def _lone_int_size(spec, args, s_args) -> None:
+    """`torch.zeros(x.size(0))`, `h.view(n)`: one int of unknown value where the op takes
+    its sizes as `*size` is a size of one dim. The spec sees Unknown for it, which could be a
+    whole tuple of sizes; the engine knows it is an int (SOME_INT), so it is passed as `(?,)`."""
+    params = list(spec.signature.parameters.values())
+    at = next((i for i, p in enumerate(params) if p.kind is p.VAR_POSITIONAL), None)
+    if at is None or len(args) != at + 1 or args[at] is not SOME_INT:
+        return
+    # (sizes: `view(*shape)`, `expand(*sizes)`, `repeat(*repeats)`, and a creation op's
+    # `*args` beside its `size=` keyword; not `arange(*args)`, whose numbers are bounds)
+    if params[at].name in _SIZE_VARARGS or (params[at].name == "args" and "size" in spec.signature.parameters):
+        s_args[at] = (UNKNOWN,)
+
+
+_SIZE_VARARGS = frozenset({"shape", "sizes", "repeats"})
 
 
 def _none_raises(spec, args, forward) -> list:
@@ -912,10 +930,12 @@ _LEGACY_CONSTRUCTORS = {"torch.FloatTensor": "float32", "torch.DoubleTensor": "f
 
 def _legacy_constructor(engine, name, args, kwargs, site):
     dtype = Dtype(_LEGACY_CONSTRUCTORS[name])
-    if len(args) == 1 and isinstance(args[0], (ListVal, TensorValue)) and not kwargs:
+    if set(kwargs) - {"device"}:
+        return UNKNOWN  # (`device=` is the one keyword these take, and it changes no shape)
+    if len(args) == 1 and isinstance(args[0], (ListVal, TensorValue)):
         spec = REGISTRY.get("torch.tensor")
         return run_op(engine, spec, [args[0]], {"dtype": dtype}, site) if spec else UNKNOWN
-    if args and all(_is_int(a) and not isinstance(a, bool) for a in args) and not kwargs:
+    if args and all(_is_int(a) and not isinstance(a, bool) for a in args):
         spec = REGISTRY.get("torch.empty")
         return run_op(engine, spec, list(args), {"dtype": dtype}, site) if spec else UNKNOWN
     return UNKNOWN

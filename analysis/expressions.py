@@ -11,7 +11,7 @@ from .ops.spec import REGISTRY, Dtype, TensorValue, spread_is_neutral
 from .shapes import UNKNOWN
 from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, FunctionVal, Instance,
                      ListVal, MaybeNone, ModuleNS, NNModule, PartialVal, Ref, SliceVal, SOME_INT, TensorOrNumber,
-                     is_int_like, is_tensor, value_key)
+                     is_int_like, is_tensor, own_copy, value_key)
 from . import configs, generators, limits, pybuiltins, pysets, tails, tensor_options, values
 from .tensor_options import TensorOptions
 from . import partly_known
@@ -532,6 +532,7 @@ class ExpressionsMixin:
             flags.note_reused_part(self, entry)
         else:
             entry = Entry(key, cls.qualname + ".<new>")
+            entry.made_after = values.new_mark()  # (own_copy: what this run makes)
             unit = _PseudoUnit(cls.qualname + ".<new>")
             frame = Frame(self, unit, cls.path, entry)
             self.stack.append(frame)
@@ -563,6 +564,8 @@ class ExpressionsMixin:
         if entry.may_raise and self.stack:
             self.stack[-1].may_raise = True
         self.surface_library_errors(cls.path, entry, site)
+        if isinstance(result, Instance) and hasattr(entry, "made_after"):
+            result = own_copy(result, entry.made_after)  # (the memo keeps the instance as built)
         if generic_rest_key in kwargs and not self.probing and isinstance(result, Instance):
             # Built by a factory that spreads its **kwargs: a context of the class's methods
             # (infer.run_uncalled; also when the factory's run is impure and not collected).

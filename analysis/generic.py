@@ -520,6 +520,7 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None, joi
     `kept` how the output's rank follows the input's (_rank_kind)."""
     admitted, pins = set(), {}
     informative = False
+    static_only = True  # every failure so far was the op's own text, not the input's rank
     same_shape, kinds = {}, {}  # per admitted rank
     outputs = set()  # what the op gave at each rank: one and the same means it ignores the probe
     for rank in range(0, MAX_RANK + 1):
@@ -538,8 +539,9 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None, joi
                 out = run_spec(spec, ctx, t_args, t_kwargs)
             if isinstance(out, SomeTensors):  # pieces whose count depends on the dims
                 raise Unknowable("a count of pieces")
-        except (ShapeError, LegacyEmpty):
+        except (ShapeError, LegacyEmpty) as e:
             informative = True
+            static_only = static_only and getattr(e, "static", False)
             continue
         except Unknowable:
             # The op runs at this rank but a branch in it depends on the dims (`chunk(3)`
@@ -556,6 +558,10 @@ def admitted_ranks(spec, args, kwargs, probe: RankProbe, forward_attrs=None, joi
         same_shape[rank] = isinstance(out, TensorValue) and out.shape == trial.shape
         kinds[rank] = _rank_kind(out, rank)
         outputs.add(_output_key(out))
+    if informative and not admitted and static_only:
+        # An einops pattern naming an axis its input lacks fails at every rank: no sign of
+        # the input's rank (the run reports the pattern where it runs).
+        return None, {}, False, None, RAISED
     if informative and len(admitted) == 2 and max(admitted) - min(admitted) == 1 and _has_unbatched_form(spec.name):
         admitted = {max(admitted)}  # the batched form (N, C, ...) of a conv, pool or pad
     low = _uniform_from(admitted, kinds)

@@ -96,6 +96,9 @@ def _engine_view(engine, path: str) -> tuple:
                                  rec.message + " (with the model's default flags)", rec.related, rec.repair)
             if rec.unit[0] == path:
                 diags.setdefault(rec.key(), rec)
+    for rec in getattr(engine, "dropped_static", ()):
+        if rec.unit[0] == path:
+            diags.setdefault(rec.key(), rec)
     # A context that evaluated none of a def's lines (its input Unknown all along) holds no
     # facts of it, but its marks widen the other contexts' facts: their shapes are not
     # the only ones (a gate run on rank-3 input by one caller and on an unknown one by another).

@@ -16,7 +16,7 @@ import itertools
 
 from .values import SOME_INT, ClassVal, FunctionVal, Instance, alike, value_key
 from . import branchheap, values
-from .frames import Budget, Entry, start_budget, stop_run, Frame, reachable, _is_static, _short, _module_name
+from .frames import Budget, Entry, start_budget, stop_run, Frame, reachable, decided, _is_static, _short, _module_name
 from .expressions import ExpressionsMixin
 from .memo import MemoMixin
 from .statements import StatementsMixin
@@ -252,6 +252,11 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.keep_generic_runs(path)
         dropped = _reached_by_others(own, path, self.generic_runs)
         self.roots.extend(e for e in collected if e.id not in dropped)
+        # A dropped run's ways may be ones no other run takes (`if exists(mask):` in an
+        # attention nobody passes a mask): what fails there whatever the tensors are (an
+        # einops pattern naming an axis its input lacks) is still reported (ide._engine_view).
+        self.dropped_static = [rec for e in reachable([e for e in collected if e.id in dropped])
+                               for rec in e.diags.values() if rec.static]
         self.compute_live()
 
     def flag_worlds(self, cls, inst, module_env=None) -> list:
@@ -732,4 +737,7 @@ def _reached_by_others(own: dict, path: str, runs: dict) -> set:
 
 
 def _units_reached(entries, path) -> set:
-    return {k for e in reachable(entries) for p, k in e.units if p == path}
+    # Decided reach only: a call made on a way the caller could not decide may never run,
+    # and what fails in the callee is no diagnostic there (frames.decided); the callee's own
+    # generic run is then the one that can report it.
+    return {k for e in decided(entries) for p, k in e.units if p == path}

@@ -1192,11 +1192,22 @@ def _copier(deep):
     """copy.copy / copy.deepcopy of lists, dicts and plain objects: a new object, so a write
     to the copy (torchvision's `block_cnf = copy.copy(cnf); block_cnf.input_channels = ...`)
     leaves the original alone. Tensors and layers are kept as they are (same shapes)."""
-    def copy_of(engine, v, depth):
+    def copy_of(engine, v, depth, memo):
+        # (`memo`: what this deepcopy copied already, as Python's own: a layer held at two
+        # places, `self.self_attn` and `self.residual.fn`, stays one layer in the copy)
+        key = getattr(v, "oid", None)
+        if key is not None and key in memo:
+            return memo[key]
+        out = _copy_one(engine, v, depth, memo)
+        if key is not None:
+            memo[key] = out
+        return out
+
+    def _copy_one(engine, v, depth, memo):
         from .values import Instance
         if depth > 8:
             return UNKNOWN
-        inner = (lambda x: copy_of(engine, x, depth + 1)) if deep else (lambda x: x)
+        inner = (lambda x: copy_of(engine, x, depth + 1, memo)) if deep else (lambda x: x)
         if getattr(v, "unknown", False):
             return v
         if isinstance(v, NamedTupleVal):
@@ -1214,7 +1225,7 @@ def _copier(deep):
         return v
 
     def f(engine, args, kwargs, site):
-        return copy_of(engine, args[0], 0) if len(args) >= 1 else UNKNOWN
+        return copy_of(engine, args[0], 0, {}) if len(args) >= 1 else UNKNOWN
     return f
 
 

@@ -20,6 +20,9 @@ from .frames import (MAX_UNROLL, escape, over_step_limit, _copy_env, _is_module_
                      _ref_name, _class_qualname)
 
 
+MAX_WHILE_ROUNDS = 64  # rounds of a `while` run one by one before it is a loop of unknown count
+
+
 class StatementsMixin:
     # =====================================================================================
     # Statements
@@ -334,9 +337,27 @@ class StatementsMixin:
         return env
 
     def exec_while(self, frame, s, env):
-        test = self.eval(frame, s.test, env)
-        if self.truth(frame, test) is False:
-            return env
+        # Run round by round while the test is decided (`while len(x.shape) < 4: x =
+        # x.unsqueeze(-1)`, a counter with known bounds); from the first round whose test
+        # or break is not decided, as a loop of unknown trip count.
+        for _ in range(MAX_WHILE_ROUNDS):
+            truth = self.truth(frame, self.eval(frame, s.test, env))
+            if truth is False:
+                return self.exec_block(frame, s.orelse, env) if s.orelse else env
+            if truth is not True:
+                break
+            before = _copy_env(env)
+            frame.loops.append(([], []))
+            out = self.exec_block(frame, s.body, env)
+            breaks, continues = frame.loops.pop()
+            if breaks:
+                if _definitely_broke(out, continues):
+                    return self.join_env(*breaks)
+                env = before  # (a break that may happen: this round again, as any round)
+                break
+            env = self.join_env(out, *continues)
+            if env is None:
+                return None
         return self._fixpoint(frame, s, env, lambda e: None)
 
     def _fixpoint(self, frame, s, env, bind):
@@ -775,6 +796,8 @@ class StatementsMixin:
         elif isinstance(obj, DictVal) and _hashable(index):
             self._mutated(obj)
             obj.items[index] = value
+        elif isinstance(obj, Container):
+            self._set_layer(obj, index, value)
         elif isinstance(obj, (ListVal, DictVal)):
             self._mutated(obj)
             if isinstance(obj, DictVal):
@@ -786,6 +809,30 @@ class StatementsMixin:
                 obj.unknown = True
                 obj.element = values.join_alike(self, alike) if None not in held else None
         # Tensor item assignment (x[..] = y) does not change x's shape.
+
+    def _set_layer(self, c, index, value):
+        """`self.prescalers[name] = nn.Linear(1, size)` in an nn.ModuleDict, `self.blocks[i] =
+        block` in a ModuleList or Sequential: the layer is held there from now on (a key not
+        known, or an index out of the known items: any layer may be this one, not known)."""
+        self._mutated(c)
+        if getattr(c, "unknown", False):
+            if getattr(c, "element", None) is not None:
+                c.element = values.join_alike(self, [c.element, value])
+            return
+        if c.kind == "ModuleDict" and isinstance(index, str):
+            keys = c.keys if c.keys is not None else []
+            if index in keys:
+                c.items[keys.index(index)] = value
+            else:
+                c.items.append(value)
+                c.keys = keys + [index]
+            return
+        if c.kind != "ModuleDict" and type(index) is int and -len(c.items) <= index < len(c.items):
+            c.items[index] = value
+            return
+        c.items.clear()
+        c.keys = None
+        c.unknown, c.element, c.prefix = True, None, 0
 
     def _set_list_items(self, frame, obj, index, value):
         """`shape[a:b] = [n]` replaces a run of items; `shape[i] = n` with `i` not known

@@ -609,6 +609,7 @@ def _built_once(engine) -> dict:
     parametrized: dict = {}
     for e in entries.values():
         for module, name, kind, new, dim in parametrized_of(e):
+            module = getattr(module, "copied_from", module)
             held = parametrized.setdefault(id(module), (module, {}))[1]
             old = held.get(name)
             # Both spellings by a try/except import: the newer, which the `try` imports.
@@ -645,6 +646,8 @@ _VIEWS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def _parametrized(m, built) -> dict:
     """{tensor name: (kind, new spelling, dim)} of the parametrizations applied to m."""
+    # (a model built again with the same arguments is a copy of the first: values.own_copy)
+    m = getattr(m, "copied_from", m)
     got = built.parametrized.get(id(m)) if isinstance(built, _Builds) else None
     return got[1] if got is not None and got[0] is m else {}
 

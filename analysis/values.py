@@ -238,6 +238,37 @@ class Instance(Obj):
         self.attrs: dict = {}
 
 
+def new_mark() -> int:
+    """A mark in the order objects are made: own_copy copies those made after it."""
+    return next(_ids)
+
+
+def own_copy(v, made_after: int, seen: dict | None = None):
+    """A copy of a built object for one more holder of it: the instances, lists and dicts
+    made after the mark (by the constructor run that built it) copied, each once (`seen`
+    keeps shared parts shared); the rest (what its caller handed in, layers, tensors,
+    numbers) kept. A memoized constructor call hands each caller its own copy, so a method
+    that changes one model's state (`prune_heads` lowering `self.n_head`, `.eval()`) does
+    not change another model built with the same arguments."""
+    if not isinstance(v, (Instance, Container, ListVal, DictVal)) or v.oid < made_after:
+        return v
+    seen = {} if seen is None else seen
+    if v.oid in seen:
+        return seen[v.oid]
+    c = object.__new__(type(v))
+    c.__dict__.update(v.__dict__)
+    c.oid = next(_ids)
+    c.copied_from = v.__dict__.get("copied_from", v)  # (what the summary's records name)
+    seen[v.oid] = c
+    if isinstance(v, Instance):
+        c.attrs = {k: own_copy(x, made_after, seen) for k, x in v.attrs.items()}
+    elif isinstance(v, DictVal):
+        c.items = {k: own_copy(x, made_after, seen) for k, x in v.items.items()}
+    else:
+        c.items = [own_copy(x, made_after, seen) for x in v.items]
+    return c
+
+
 class NNModule(Obj):
     """An instance of a modelled torch.nn module (Conv2d, Linear, ...)."""
 

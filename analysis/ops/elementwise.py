@@ -487,6 +487,9 @@ _U_FLOAT_ONLY = {"gelu", "silu", "mish", "elu", "selu", "celu", "leaky_relu", "h
 _U_NO_BOOL = {"abs", "neg", "negative", "relu", "relu6", "hardtanh", "floor", "ceil", "round",
               "trunc", "threshold", "positive", "softsign", "tanhshrink"}
 _U_NO_FLOAT = {"bitwise_not"}
+# a complex input gives the real dtype of its parts
+_COMPLEX_TO_REAL = {"abs", "angle", "real"}
+_REAL_OF = {"complex64": "float32", "complex128": "float64", "complex32": "float16"}
 _INPLACE_BY_NAME = {"zero_", "normal_", "uniform_", "exponential_", "share_memory_"}
 
 
@@ -533,7 +536,9 @@ def _unary_checks(ctx, name, input, args, kwargs):
         if isinstance(approx, str) and approx not in ("none", "tanh"):
             ctx.fail(ILLEGAL_VALUE, "approximate argument must be either none or tanh.")
     dtype = _DTYPE_OF.get(name, dt)
-    if name in _U_TO_FLOAT and dt is not None and dt not in FLOAT_DTYPES:
+    if name in _COMPLEX_TO_REAL and dt in _REAL_OF:
+        dtype = _REAL_OF[dt]  # `torch.abs(torch.view_as_complex(spec))`: a magnitude, real
+    elif name in _U_TO_FLOAT and dt is not None and dt not in FLOAT_DTYPES:
         dtype = DEFAULT_FLOAT
     if name in ("to", "type_as"):
         dtype = _to_dtype(args, kwargs, input)
