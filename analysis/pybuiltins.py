@@ -349,6 +349,8 @@ def _isinstance_ref(v, name):
         return is_tensor(v)
     if name.startswith(("typing.", "collections.abc.")) and short in _ABC_KINDS:
         kind = _plain_kind(v)
+        if kind is None and isinstance(v, Instance) and not v.cls.builtin_bases():
+            return False  # `isinstance(config, Dict)` of a config object: no collection
         if kind is None:
             return UNKNOWN
         if short == "Hashable" and kind == "tuple":

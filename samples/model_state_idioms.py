@@ -8,8 +8,13 @@
   `self.self_attn` and inside a residual wrapper stores its weights where both see them);
 - two models built with the same arguments are two models: pruning one leaves the other;
 - `torch.abs` of a complex tensor is real (open-unmix's magnitude spectrogram feeds a
-  Linear)."""
+  Linear);
+- `isinstance(cfg, Dict)` of a config object is False (transformer-lens' `Config.unwrap`
+  takes a dict or a config).
+"""
 from copy import deepcopy
+from dataclasses import dataclass
+from typing import Dict
 
 import torch
 from torch import nn
@@ -103,6 +108,23 @@ class Magnitude(nn.Module):
         return self.fc(mag)
 
 
+@dataclass
+class Config:
+    d_model: int
+    n_heads: int
+
+    @classmethod
+    def unwrap(cls, config):
+        return cls(**config) if isinstance(config, Dict) else config
+
+
+class Head(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.cfg = Config.unwrap(cfg)
+        self.w = nn.Parameter(torch.empty(self.cfg.n_heads, self.cfg.d_model))
+
+
 x4 = Ensure4d()(torch.randn(2, 3, 10))
 #^ Tensor[2, 3, 10, 1]
 p = Prescaled({"price": 3, "volume": 3}, prescalers={"price": nn.Linear(1, 3)})
@@ -124,3 +146,5 @@ m = Magnitude(5)(torch.randn(2, 7, 5, 2))
 #^ Tensor[2, 7, 8]
 legacy = torch.FloatTensor((x4.shape[0], 1, 1, 1), device="cpu")
 #^ Tensor[4]
+head_w = Head(Config(16, 4)).w
+#^ Tensor[4, 16]
