@@ -564,8 +564,10 @@ class ExpressionsMixin:
         if entry.may_raise and self.stack:
             self.stack[-1].may_raise = True
         self.surface_library_errors(cls.path, entry, site)
-        if isinstance(result, Instance) and hasattr(entry, "made_after"):
-            result = own_copy(result, entry.made_after)  # (the memo keeps the instance as built)
+        if isinstance(result, Instance) and hasattr(entry, "made_after") and not (generic or self.probing):
+            # (the memo keeps the instance as built; a generic instance stands for any model
+            # of its class and is shared on purpose)
+            result = own_copy(result, entry.made_after)
         if generic_rest_key in kwargs and not self.probing and isinstance(result, Instance):
             # Built by a factory that spreads its **kwargs: a context of the class's methods
             # (infer.run_uncalled; also when the factory's run is impure and not collected).

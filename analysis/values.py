@@ -250,9 +250,13 @@ def own_copy(v, made_after: int, seen: dict | None = None):
     numbers) kept. A memoized constructor call hands each caller its own copy, so a method
     that changes one model's state (`prune_heads` lowering `self.n_head`, `.eval()`) does
     not change another model built with the same arguments."""
-    if not isinstance(v, (Instance, Container, ListVal, DictVal)) or v.oid < made_after:
-        return v
     seen = {} if seen is None else seen
+    if isinstance(v, (BoundMethod, BoundRef)):
+        # `self.state_function = self._base_int`: the copy's own method, on the copy
+        owner = own_copy(v.self_value, made_after, seen)
+        return v if owner is v.self_value else type(v)(v.func if isinstance(v, BoundMethod) else v.name, owner)
+    if not isinstance(v, (Instance, Container, ListVal, DictVal)) or v.oid < made_after or getattr(v, "unknown", False):
+        return v  # (a list of unknown length is known by its identity: value_key)
     if v.oid in seen:
         return seen[v.oid]
     c = object.__new__(type(v))

@@ -9,6 +9,8 @@
 - two models built with the same arguments are two models: pruning one leaves the other;
 - `torch.abs` of a complex tensor is real (open-unmix's magnitude spectrogram feeds a
   Linear);
+- a method kept as an attribute (`self.state_function = self._base`) stays the method of
+  the model that keeps it (snntorch's neurons update their own membrane state);
 - `isinstance(cfg, Dict)` of a config object is False (transformer-lens' `Config.unwrap`
   takes a dict or a config).
 """
@@ -125,6 +127,22 @@ class Head(nn.Module):
         self.w = nn.Parameter(torch.empty(self.cfg.n_heads, self.cfg.d_model))
 
 
+class Neuron(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.state_function = self._decay
+        self.register_buffer("mem", torch.zeros(0), False)
+
+    def _decay(self, x):
+        return 0.9 * self.mem + x
+
+    def forward(self, x):
+        if not self.mem.shape == x.shape:
+            self.mem = torch.zeros_like(x)
+        self.mem = self.state_function(x)
+        return self.mem
+
+
 x4 = Ensure4d()(torch.randn(2, 3, 10))
 #^ Tensor[2, 3, 10, 1]
 p = Prescaled({"price": 3, "volume": 3}, prescalers={"price": nn.Linear(1, 3)})
@@ -148,3 +166,7 @@ legacy = torch.FloatTensor((x4.shape[0], 1, 1, 1), device="cpu")
 #^ Tensor[4]
 head_w = Head(Config(16, 4)).w
 #^ Tensor[4, 16]
+s1 = Neuron()(torch.randn(2, 5))
+#^ Tensor[2, 5]
+s2 = Neuron()(torch.randn(3, 4))
+#^ Tensor[3, 4]
