@@ -679,6 +679,7 @@ def _parametrization_views(m, built):
     if not any(new for _, new, _ in applied.values()):
         return None
     key = tuple(sorted(applied.items(), key=repr))
+    m = getattr(m, "copied_from", m)  # (a copy of a memoized build holds the same views: values.own_copy)
     got = _VIEWS.get(m)
     if got is not None and got[0] == key:
         return got[1]

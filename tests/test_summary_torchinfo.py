@@ -291,12 +291,8 @@ KNOWN_CORPUS: dict = {
                          "not yet traced)",
     "rw_hf_distilbert.py": "Embeddings' trainable count is `?` and the transformer blocks' rows are not where "
                            "torchinfo lists them (not yet traced)",
-    "rw_pw_dtcwt_lowlevel2.py": "DTCWTInverse2 gets a ModuleList row (level2) that torchinfo does not list "
-                                "where the summary does",
     "rw_sb_attention.py": "ContentBasedAttention's mlp_enc Linear gets a row that is not where torchinfo "
                           "lists it (its keys are computed once and kept on the module)",
-    "rw_sb_ecapa.py": "Classifier's weight, an nn.Parameter of torch.FloatTensor(out, in, device=...), is "
-                      "counted 30 parameters short (124 vs 154: not yet traced)",
     # Batch 20 (stop 39), as found on first contact:
     "rw_nf_patchtst.py": "PatchTST_backbone's parameter total is 40 short of torchinfo's (2,018 vs 2,058), and "
                          "rows of the GELU, norm_attn and RevIN layers are not where torchinfo lists them",
@@ -306,6 +302,15 @@ KNOWN_CORPUS: dict = {
                                "torchinfo's model has 32): two FeedForwards of the driver are merged",
     "rw_tp_v26.py": "A TabPFNBlock row (the second of a ModuleList) is not where torchinfo lists it",
     "rw_vq_lfq.py": "LFQ's Identity activation gets a row that torchinfo does not list where the summary does",
+    # Batch 21 (stop 40), as found on first contact:
+    "rw_bd_atcnet.py": "ATCNet's MaxNormLinear (a Linear subclass whose forward renormalizes its weight) gets "
+                       "a row that is not where torchinfo lists it",
+    "rw_conf_conformer.py": "Attention's row counts the parameters of the driver's other Attention (a "
+                            "rel_pos_emb of 9 rows, not 1,025), and a BatchNorm1d row of ConformerConvModule "
+                            "is not where torchinfo lists it",
+    "rw_ou_model.py": "OpenUnmix is shown frozen (0 trainable of 2,376): `freeze()` on another OpenUnmix built "
+                      "with the same arguments sets requires_grad on the same parameter values; Separator "
+                      "counts 64 parameters more than torchinfo",
 }
 
 
