@@ -996,7 +996,10 @@ class ExpressionsMixin:
             # modules, or one way of a value known in part; an op wrong whatever the values
             # (`static`: an einops pattern naming an axis one side lacks) is wrong on any way
             return
-        rec = DiagRecord((frame.path, frame.unit.key), node.nid, severity, code, message, related, repair, static)
+        method = (node.func.nid, len(node.func.name)) if isinstance(node, ir.Call) and isinstance(node.func, ir.Attr) \
+            else None
+        rec = DiagRecord((frame.path, frame.unit.key), node.nid, severity, code, message, related, repair, static,
+                         method)
         frame.entry.diags[rec.key()] = rec
 
     def note_unknown_op(self, name):

@@ -73,14 +73,18 @@ def depth_exceeded(engine):
 
 
 class DiagRecord:
-    __slots__ = ("unit", "nid", "severity", "code", "message", "related", "repair", "static")
+    __slots__ = ("unit", "nid", "severity", "code", "message", "related", "repair", "static", "method")
 
-    def __init__(self, unit, nid, severity, code, message, related=(), repair=None, static=False):
+    def __init__(self, unit, nid, severity, code, message, related=(), repair=None, static=False, method=None):
         self.unit, self.nid = unit, nid
         self.severity, self.code, self.message = severity, code, message
         self.related = related  # tuple of (unit, nid, text)
         self.repair = repair  # (unit, nid, new_text, title) or None
         self.static = static  # wrong whatever the values (ShapeError.static): on any way
+        # A method call (`x.transpose(1, 3)`): (the nid of `x.transpose`, the method name's
+        # length). Python names the line of the method name when the call fails, and a
+        # chain split over lines (`(...)\n.transpose(1, 3)`) is squiggled from there.
+        self.method = method
 
     def key(self):
         # (one static error a line: its message may show each context's input shape)

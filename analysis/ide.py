@@ -52,6 +52,17 @@ def _span(unit, nid):
     return Span((l1 - 1, c1), (l2 - 1, c2))
 
 
+def _from_method_name(span, unit, method):
+    """A failing method call whose name is on a later line than the call's start (a chain
+    split over lines) is squiggled from the method name, the line Python's traceback names."""
+    if span is None or method is None:
+        return span
+    name = _span(unit, method[0])
+    if name is None or name.end[0] <= span.start[0]:
+        return span
+    return Span((name.end[0], max(0, name.end[1] - method[1])), span.end)
+
+
 def _engine_view(engine, path: str) -> tuple:
     """(facts' entries by unit, diagnostics records) of a run for a file: made once per
     run (an edit that changes no unit reuses the run: db.py)."""
@@ -93,7 +104,8 @@ def _engine_view(engine, path: str) -> tuple:
                 # it fails as the model is built by default, a warning (its other flags may
                 # be the ones used).
                 rec = DiagRecord(rec.unit, rec.nid, "warning", rec.code,
-                                 rec.message + " (with the model's default flags)", rec.related, rec.repair)
+                                 rec.message + " (with the model's default flags)", rec.related, rec.repair,
+                                 method=rec.method)
             if rec.unit[0] == path:
                 diags.setdefault(rec.key(), rec)
     for rec in getattr(engine, "dropped_static", ()):
@@ -133,7 +145,7 @@ def build_file_analysis(host, engine, path: str) -> FileAnalysis:
 
     for rec in diags.values():
         unit = units.get(rec.unit[1])
-        span = _span(unit, rec.nid)
+        span = _from_method_name(_span(unit, rec.nid), unit, rec.method)
         if span is None:
             continue
         related = []
