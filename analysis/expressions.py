@@ -996,8 +996,10 @@ class ExpressionsMixin:
             # modules, or one way of a value known in part; an op wrong whatever the values
             # (`static`: an einops pattern naming an axis one side lacks) is wrong on any way
             return
+        # (a call with `*args` / `**kwargs` is not compiled as a method call: Python names its
+        # first line then, `(...).reshape(*shape)`)
         method = (node.func.nid, len(node.func.name)) if isinstance(node, ir.Call) and isinstance(node.func, ir.Attr) \
-            else None
+            and not any(getattr(a, "star", 0) for a in node.args) else None
         rec = DiagRecord((frame.path, frame.unit.key), node.nid, severity, code, message, related, repair, static,
                          method)
         frame.entry.diags[rec.key()] = rec
