@@ -250,6 +250,8 @@ def _lone_int_size(spec, args, s_args) -> None:
     """`torch.zeros(x.size(0))`, `h.view(n)`: one int of unknown value where the op takes
     its sizes as `*size` is a size of one dim. The spec sees Unknown for it, which could be a
     whole tuple of sizes; the engine knows it is an int (SOME_INT), so it is passed as `(?,)`."""
+    if not args or args[-1] is not SOME_INT:
+        return  # (every op call passes here: the signature is read only for this case)
     params = list(spec.signature.parameters.values())
     at = next((i for i, p in enumerate(params) if p.kind is p.VAR_POSITIONAL), None)
     if at is None or len(args) != at + 1 or args[at] is not SOME_INT:

@@ -31,7 +31,7 @@ from .ops.spec import Dtype, TensorValue
 from .ops.packed import PackedSeq
 from .shapes import UNKNOWN
 from .alternatives import OneOf
-from .values import ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, NNModule
+from .values import ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, NNModule, original
 
 MAX_ROWS = 5_000  # a module tree past this is cut (the summary says so)
 _BYTES = {"float64": 8, "int64": 8, "complex64": 8, "float32": 4, "int32": 4, "float16": 2,
@@ -609,7 +609,7 @@ def _built_once(engine) -> dict:
     parametrized: dict = {}
     for e in entries.values():
         for module, name, kind, new, dim in parametrized_of(e):
-            module = getattr(module, "copied_from", module)
+            module = original(module)
             held = parametrized.setdefault(id(module), (module, {}))[1]
             old = held.get(name)
             # Both spellings by a try/except import: the newer, which the `try` imports.
@@ -646,8 +646,7 @@ _VIEWS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def _parametrized(m, built) -> dict:
     """{tensor name: (kind, new spelling, dim)} of the parametrizations applied to m."""
-    # (a model built again with the same arguments is a copy of the first: values.own_copy)
-    m = getattr(m, "copied_from", m)
+    m = original(m)  # (a model built again with the same arguments is a copy of the first)
     got = built.parametrized.get(id(m)) if isinstance(built, _Builds) else None
     return got[1] if got is not None and got[0] is m else {}
 
@@ -679,7 +678,7 @@ def _parametrization_views(m, built):
     if not any(new for _, new, _ in applied.values()):
         return None
     key = tuple(sorted(applied.items(), key=repr))
-    m = getattr(m, "copied_from", m)  # (a copy of a memoized build holds the same views: values.own_copy)
+    m = original(m)  # (a copy of a memoized build holds the same views)
     got = _VIEWS.get(m)
     if got is not None and got[0] == key:
         return got[1]

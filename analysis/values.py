@@ -243,6 +243,12 @@ def new_mark() -> int:
     return next(_ids)
 
 
+def original(v):
+    """The object `v` was copied from by own_copy (records made while building it name that
+    one), else `v` itself."""
+    return v.__dict__.get("copied_from", v) if hasattr(v, "__dict__") else v
+
+
 def own_copy(v, made_after: int, seen: dict | None = None):
     """A copy of a built object for one more holder of it: the instances, lists and dicts
     made after the mark (by the constructor run that built it) copied, each once (`seen`
@@ -262,7 +268,7 @@ def own_copy(v, made_after: int, seen: dict | None = None):
     c = object.__new__(type(v))
     c.__dict__.update(v.__dict__)
     c.oid = next(_ids)
-    c.copied_from = v.__dict__.get("copied_from", v)  # (what the summary's records name)
+    c.copied_from = original(v)  # (what the summary's records name)
     seen[v.oid] = c
     if isinstance(v, Instance):
         c.attrs = {k: own_copy(x, made_after, seen) for k, x in v.attrs.items()}
