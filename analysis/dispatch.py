@@ -349,6 +349,7 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
             out = tails.common_tail([r[3] for r in every]) if tails.needs_a_rank([r[0] for r in every]) else None
             if out is None:
                 return UNKNOWN
+            _assume_common(engine, frame, site, [r[2] for r in every if r[0] == "ok"])
             return from_spec(out)
         readings = [joined]
     elif kinds != {"ok"} or readings[0] is tails.NO_READING or any(r != readings[0] for r in readings):
@@ -363,14 +364,25 @@ def _run_on_tail(engine, spec, args, kwargs, s_args, s_kwargs, site, module, for
     out = tails.rebuilt(readings[0], tailed[0].lead)
     if frame is not None and site is not None:
         engine.note_origin(frame, site[1].nid, _describe(spec, args, kwargs, module, out))
-    if frame is not None:
-        ctx = results[0][2]
-        soft = [c for c in ctx.soft_assumed if not tails.mentions_lead(c)]
-        for cond in [c for c in ctx.assumed if not tails.mentions_lead(c)] + soft:
-            if cond in soft:
-                engine.soft_conditions.add(cond)
-            frame.assumptions.append((cond, ((frame.path, frame.unit.key), site[1].nid) if site else None))
+    _assume_common(engine, frame, site, [results[0][2]])
     return from_spec(out)
+
+
+def _assume_common(engine, frame, site, contexts) -> None:
+    """The conditions every trial of an op on a tensor of unknown rank asked that do not
+    involve the made-up leading dims: they hold at any rank (`x * scale` with `x: Tensor[...,
+    dim]` and `scale: Tensor[B, 1, 2*dim]` asks `dim == 2*dim or ...`, also when the trials
+    disagree on where the leading dims go)."""
+    if frame is None or not contexts:
+        return
+    first = contexts[0]
+    soft = [c for c in first.soft_assumed if not tails.mentions_lead(c)]
+    for cond in [c for c in first.assumed if not tails.mentions_lead(c)] + soft:
+        if any(cond not in ctx.assumed and cond not in ctx.soft_assumed for ctx in contexts[1:]):
+            continue
+        if cond in soft:
+            engine.soft_conditions.add(cond)
+        frame.assumptions.append((cond, ((frame.path, frame.unit.key), site[1].nid) if site else None))
 
 
 def _spelled_lead_count(spec, s_args, tailed):

@@ -596,6 +596,9 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                     ranked = True
             if guessed:
                 after = self._deciding_run(fn, args, kwargs, inputs, generic)
+                if after is not None and _needs_unit_hyperparameter(after, entry, inputs, made | set(made_up)):
+                    after = self._other_lead_count(fn, args, kwargs, inputs, generic, guessed, entry, made,
+                                                   made_up) or after
                 if after is None or _leads_pinned(after, inputs, guessed, made | set(made_up)) or \
                         not self._errors_not_from_rank(fn, args, kwargs, inputs, generic, guessed, entry, after):
                     inputs.update(guessed)  # the convention breaks the body: keep them open
@@ -604,6 +607,24 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                     conventional.update(guessed)
             if not ranked:
                 break
+
+    def _other_lead_count(self, fn, args, kwargs, inputs, generic, guessed, before, made, made_up):
+        """The sequence convention made the body broadcast a hyperparameter against another
+        (`norm(x) * scale[:, None, :]` with `scale` a chunk of `linear(emb)` along the made-up
+        `T`: `dim == 2*dim or dim == 1`): the guessed inputs with one leading dim fewer or
+        more, when that run asks no such thing and fails nowhere new; their run (inputs
+        updated), or None (inputs unchanged)."""
+        for count in (SEQUENCE_LEADS - 1, SEQUENCE_LEADS + 1):
+            named: set = set()
+            other = {n: ranked_from_tail(n, t.tail, count, named, made_up) for n, t in guessed.items()}
+            run = self._deciding_run(fn, args, kwargs, {**inputs, **other}, generic)
+            if run is None or _error_keys(run) - _error_keys(before) or \
+                    _needs_unit_hyperparameter(run, before, {**inputs, **other}, made | set(made_up) | named):
+                continue
+            inputs.update(other)
+            made |= named
+            return run
+        return None
 
     def _errors_not_from_rank(self, fn, args, kwargs, inputs, generic, guessed, before, after) -> bool:
         """Does every error the sequence convention brought (`after`, not in the run with the
@@ -669,6 +690,47 @@ def _leads_pinned(entry, inputs, guessed, made_up) -> bool:
     leads = {name for n in guessed for d in (inputs[n].shape or ())[:-len(guessed[n].tail)]
              for name in S.free_symbols(d)}
     return any(k in leads and not (S.free_symbols(v) <= set(made_up)) for k, v in same.items())
+
+
+def _needs_unit_hyperparameter(entry, before, inputs, made_up) -> bool:
+    """Does this run (not `before`) broadcast two dims that differ for every value of the
+    hyperparameters they are made of (`dim` against `2*dim`, no dim made up for an input in
+    either), so that it holds only when one of them is 1? No model is built so: the ranks
+    the inputs were given are wrong."""
+    made = set(made_up)
+    for t in inputs.values():
+        made |= {n for d in (t.shape or ()) for n in S.free_symbols(d) if not _is_hyperparameter_dim(t, d)}
+    seen = {c for e in reachable([before]) for c, _ in getattr(e, "preconditions", ())}
+    for e in reachable([entry]):
+        for c, _ in getattr(e, "preconditions", ()):
+            if c in seen:
+                continue
+            pair = _broadcast_pair(c)
+            if pair is None or any(S.free_symbols(d) & made for d in pair):
+                continue
+            names = sorted(set().union(*(S.free_symbols(d) for d in pair)))
+            point = {n: 1009 + 97 * i for i, n in enumerate(names)}
+            a, b = (S.substitute(d, point) for d in pair)
+            if isinstance(a, int) and isinstance(b, int) and a != b and names:
+                return True
+    return False
+
+
+def _is_hyperparameter_dim(t, d) -> bool:
+    """A dim of an input given by a layer (its last dims, `Tensor[..., dim]`), not made up."""
+    return t.shape is not None and bool(t.shape) and d is t.shape[-1] and S.symbol_name(d) is not None \
+        and not (S.symbol_name(d) or "").endswith(("_C", "_T", "_B", "_N"))
+
+
+def _broadcast_pair(c):
+    """(a, b) of a broadcasting condition `a == b or a == 1 or b == 1`, else None."""
+    if not isinstance(c, S.Cond) or c.op != "or":
+        return None
+    pairs = [x.args for x in c.args if isinstance(x, S.Cond) and x.op == "eq" and 1 not in x.args]
+    ones = [x for x in c.args if isinstance(x, S.Cond) and x.op == "eq" and 1 in x.args]
+    if len(pairs) != 1 or len(ones) + 1 != len(c.args):
+        return None
+    return pairs[0]
 
 
 def _error_keys(entry) -> set:

@@ -179,6 +179,8 @@ class StatementsMixin:
                                        value.dtype)
             return value
         if value is UNKNOWN or (is_tensor(value) and value.shape is None):
+            if declared.shape is None and is_tensor(value):
+                return value  # `x: torch.Tensor = ...` says no more than the value (a probe, a known last dim)
             frame.hard_syms |= _tensor_syms(declared)
             return declared
         return value
