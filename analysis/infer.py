@@ -596,11 +596,13 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                     ranked = True
             if guessed:
                 after = self._deciding_run(fn, args, kwargs, inputs, generic)
-                if after is not None and _needs_unit_hyperparameter(after, entry, inputs, made | set(made_up)):
-                    after = self._other_lead_count(fn, args, kwargs, inputs, generic, guessed, entry, made,
-                                                   made_up) or after
-                if after is None or _leads_pinned(after, inputs, guessed, made | set(made_up)) or \
-                        not self._errors_not_from_rank(fn, args, kwargs, inputs, generic, guessed, entry, after):
+                broken = after is None or _leads_pinned(after, inputs, guessed, made | set(made_up)) or \
+                    not self._errors_not_from_rank(fn, args, kwargs, inputs, generic, guessed, entry, after)
+                if not broken and _needs_unit_hyperparameter(after, entry, inputs, made | set(made_up)):
+                    # (the inputs take one leading dim fewer or more when that fits)
+                    broken = self._other_lead_count(fn, args, kwargs, inputs, generic, guessed, entry, made,
+                                                    made_up) is None
+                if broken:
                     inputs.update(guessed)  # the convention breaks the body: keep them open
                     ranked = any(inputs[n].shape is not None for n in open_)
                 elif conventional is not None:
