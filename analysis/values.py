@@ -542,6 +542,16 @@ def too_many(n: int) -> bool:
     return n > limits.MAX_ITEMS
 
 
+_CLOSURES = itertools.count(1)
+
+
+def _closure_serial(fn) -> int:
+    serial = fn.__dict__.get("_serial")
+    if serial is None:
+        serial = fn.__dict__["_serial"] = next(_CLOSURES)
+    return serial
+
+
 def value_key(v, _seen=None):
     """A hashable structural key: equal keys mean the analysis sees equal values."""
     if v is None or isinstance(v, (bool, int, float, str, complex)) or v is UNKNOWN:
@@ -591,6 +601,10 @@ def _value_key(v, _seen):
         return ("cont", v.kind, v.training, tuple(value_key(x, _seen) for x in v.items),
                 tuple(v.keys or ()), v.__dict__.get("hooked", False))
     if isinstance(v, FunctionVal):
+        if v.closure is not None:
+            # A def or lambda made inside a call holds what that call bound (`lambda:
+            # PreNorm(latent_dim, ...)`): two of them are equal only when they are one.
+            return ("fn", v.path, v.qualname, _closure_serial(v))
         return ("fn", v.path, v.qualname)
     if isinstance(v, ClassVal):
         # The class body's code (digest) does not say what its bases and decorators turned
