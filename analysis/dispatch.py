@@ -871,7 +871,7 @@ def call_external(engine, func, args, kwargs, site):
         return pybuiltins.call_torch_helper(engine, name, args, kwargs, site)
     if name.startswith(("builtins.", "math.", "collections.", "numpy.", "copy.", "functools.", "operator.", "inspect.", "re.",
                         "itertools.", "types.SimpleNamespace", "argparse.Namespace",
-                        "scipy.")):
+                        "scipy.", "torch.utils._pytree.", "torch.utils.pytree.")):
         if name == "builtins.super":
             return _super(engine, site)
         if name == "builtins.__dataclass_init__" and len(args) >= 2:

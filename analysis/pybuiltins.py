@@ -8,7 +8,7 @@ import copy as copy_module
 import math
 import sys
 
-from . import intervals, pyitertools, pysets, shapes as S
+from . import intervals, pyitertools, pysets, pytree, shapes as S
 from .shapes import UNKNOWN
 from .limits import MAX_INT_BITS
 from .values import SOME_INT, Container, DictVal, Instance, ListVal, Ref, alike, is_int_like, is_tensor, too_many, unknown_list
@@ -1407,6 +1407,7 @@ _TABLE = {
 }
 _TABLE.update({"operator." + name: _operator(symbol) for name, symbol in _OPERATORS.items()})
 _TABLE.update(pyitertools.TABLE)
+_TABLE.update(pytree.TABLE)
 _TABLE.update(_NUMPY_RANDOM)
 MATH_CONSTANTS = {"math.pi": math.pi, "math.e": math.e, "math.inf": math.inf,
                   "numpy.pi": math.pi, "numpy.e": math.e, "numpy.inf": math.inf,
