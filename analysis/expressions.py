@@ -632,6 +632,9 @@ class ExpressionsMixin:
             own = _transform_method(obj.cls, name)
             if own is not None:
                 return BoundMethod(own, obj)
+            data = values.user_container_data(obj)
+            if data is not None:  # (`spec.items()` of a UserDict subclass: its data's)
+                return self.get_attr(frame, data, name, node)
             return UNKNOWN
         if isinstance(obj, ClassVal):
             member = enums.member_attr(obj, name)
@@ -813,6 +816,9 @@ class ExpressionsMixin:
             return data
         if isinstance(v, Instance) and isinstance(v.attrs.get("__container__"), Container):
             return self.iterate(frame, v.attrs["__container__"])
+        data = values.user_container_data(v)
+        if data is not None:
+            return self.iterate(frame, data)
         return None
 
     def element_of(self, v):

@@ -79,6 +79,14 @@ INDEX_INPUT_OPS = {"torch.nn.Embedding", "torch.nn.functional.embedding", "torch
 _SEQUENCE = {2: ("B", "T"), 3: ("B", "T", "C")}
 
 
+_AXIS_PARAMETERS = frozenset({"dim", "axis"})
+
+
+def axis_from_end(name: str, default) -> bool:
+    """`dim=-1`: a parameter naming an axis counted from the end."""
+    return name in _AXIS_PARAMETERS and type(default) is int and default < 0
+
+
 def generic_hyperparameter(name: str, default, defaults: dict | None = None, rounded: bool = False):
     """The value of a constructor parameter in a generic instance. `defaults` (the
     context's record, see context_notes) learns the default a symbol stands for. `rounded`:
@@ -90,6 +98,11 @@ def generic_hyperparameter(name: str, default, defaults: dict | None = None, rou
         return float_symbol(name)
     if default is UNKNOWN:
         return S.sym(name)
+    if axis_from_end(name, default):
+        # An axis counted from the end (`def sparsemax(input, dim=-1)`): the callers pass
+        # other axes, so what it picks is not known (a size is never negative).
+        from .values import SOME_INT
+        return SOME_INT
     if default is None:
         return DefaultNone(name)
     if type(default) is int and default == 0:

@@ -78,20 +78,23 @@ class LibraryResolver:
                         found = cand
                         break
                 if found or os.path.isdir(os.path.join(base, root)):
-                    if found and not self._about_tensors(base, root):
+                    about = self._about_tensors(base, root) if found else False
+                    if not about or (about == TORCH_EXTRA and not _EXTRA_PARTS & set(dotted.split(".")[1:])):
                         found = None
                     break  # the first folder that has the package is the one Python uses
         self._cache[dotted] = found
         return found
 
-    def _about_tensors(self, base: str, root: str) -> bool:
+    def _about_tensors(self, base: str, root: str):
         """Does the distribution that installed package `root` depend on torch? A library
         that does not (a logger, a config parser) defines no tensor shapes, and reading its
         source would only cost time: it stays opaque. Unknown distributions are read, and
         so are those whose source imports torch without declaring it (research packages
-        that expect torch installed already: fair-esm)."""
-        if self._distribution_of(base, root)[0]:
-            return True
+        that expect torch installed already: fair-esm). TORCH_EXTRA: only the subpackage
+        named for the extra that requires torch is read."""
+        requires = self._distribution_of(base, root)[0]
+        if requires:
+            return requires
         key = (base, root)
         if key not in self._imports_torch:
             self._imports_torch[key] = _source_imports_torch(os.path.join(base, root))
@@ -213,10 +216,13 @@ def _read_distribution(base: str, info: str):
     except OSError:
         return None
     # (einops too: einops-exts' rearrange_many, a tensor library without torch in its metadata)
-    torch = any(line.split(":", 1)[1].strip().split(";")[0].strip().lower().startswith(_TENSOR_DISTRIBUTIONS)
-                and "extra ==" not in line
-                for line in meta.splitlines() if line.lower().startswith("requires-dist:"))
-    torch = torch or info.lower().startswith(_TENSOR_DISTRIBUTIONS)
+    tensor_lines = [line for line in meta.splitlines() if line.lower().startswith("requires-dist:")
+                    and line.split(":", 1)[1].strip().split(";")[0].strip().lower().startswith(_TENSOR_DISTRIBUTIONS)]
+    torch = any("extra ==" not in line for line in tensor_lines) or info.lower().startswith(_TENSOR_DISTRIBUTIONS)
+    if not torch and any(_TORCH_EXTRA.search(line.split("extra ==", 1)[1]) for line in tensor_lines):
+        # torch only behind an extra named for it (`gluonts[torch]`): the package's models live
+        # in its subpackage named so (gluonts.torch); the rest (a pydantic config layer) stays opaque
+        torch = TORCH_EXTRA
     tops = set()
     for line in record.splitlines():
         top = line.split(",", 1)[0].split("/", 1)[0]
@@ -226,6 +232,9 @@ def _read_distribution(base: str, info: str):
 
 
 
+TORCH_EXTRA = "extra"  # (_read_distribution: torch required only by an extra named for it)
+_EXTRA_PARTS = frozenset({"torch", "pytorch"})
+_TORCH_EXTRA = re.compile(r"^\s*['\"](?:py)?torch['\"]", re.IGNORECASE)
 # At the start of a line: a module-level import, not one a function tries (scipy's conftest)
 _IMPORTS_TORCH = re.compile(rb"^(?:import|from)[ \t]+(?:torch|einops)\b", re.MULTILINE)
 _SCAN_FILES = 200  # a package's files read to find a torch import (the first ones os.walk gives)

@@ -12,7 +12,7 @@ from .values import SOME_INT, ClassVal, DictVal, FunctionVal, Instance, ListVal,
 from .ops.spec import SomeTensors, TensorValue
 from . import configs, generators, pybuiltins
 from .annotations import tensor_from_annotation
-from .generic import GENERIC_REST, context_notes, empty_sequence, generic_hyperparameter
+from .generic import GENERIC_REST, axis_from_end, context_notes, empty_sequence, generic_hyperparameter
 from .name_uses import name_uses, rounded_parameter, sequence_parameter, used_as_no_number
 from .frames import MAX_DEPTH, CALL_STEPS, decided, note_call_edge, reachable, depth_exceeded, over_step_limit, Dep, Entry, Frame, _MISSING, _unknown_shape, _add_fact, _tensor_syms
 
@@ -458,10 +458,12 @@ class MemoMixin:
                                                    rounded=rounded_parameter(unit, p.name))
             else:
                 # `def random_unitquat(size=tuple())` nobody calls: the callers pass sizes
-                # of their own, so the empty default is one of any number of dims.
+                # of their own, so the empty default is one of any number of dims; so is an
+                # axis counted from the end (`dim=-1`) one of several.
                 for p in params:
                     if p.kind in ("pos", "kwonly") and p.name not in given and p.name in fn.defaults \
-                            and env.get(p.name) is fn.defaults[p.name] and empty_sequence(env[p.name]):
+                            and env.get(p.name) is fn.defaults[p.name] and (empty_sequence(env[p.name])
+                                                                            or axis_from_end(p.name, env[p.name])):
                         env[p.name] = generic_hyperparameter(p.name, env[p.name])
             # Parameters with tensor annotations get symbolic shapes.
             for p in params:

@@ -11,7 +11,7 @@ import sys
 from . import intervals, pyitertools, pysets, pytree, shapes as S
 from .shapes import UNKNOWN
 from .limits import MAX_INT_BITS
-from .values import SOME_INT, Container, DictVal, Instance, ListVal, Ref, alike, is_int_like, is_tensor, too_many, unknown_list
+from .values import SOME_INT, Container, DictVal, Instance, ListVal, Ref, alike, is_int_like, is_tensor, too_many, unknown_list, user_container_data
 
 MAX_INT_DIGITS = MAX_INT_BITS * 3 // 10  # decimal digits of the largest int kept
 
@@ -92,6 +92,7 @@ def _len(engine, args, kwargs, site):
     (v,) = args
     if isinstance(v, Instance) and isinstance(v.attrs.get("__container__"), Container):
         v = v.attrs["__container__"]  # an nn.ModuleList subclass
+    v = user_container_data(v) or v  # (a UserDict subclass: its data)
     n = _length(engine, v)
     if n is UNKNOWN and (getattr(v, "unknown", False) or is_tensor(v)):
         return SOME_INT  # a list a loop filled, a tensor of unknown size: an int all the same

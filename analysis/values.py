@@ -229,6 +229,18 @@ class ClassVal:
         return [b for c in self.mro() for b in c.bases if isinstance(b, Ref)]
 
 
+_USER_CONTAINERS = frozenset({"collections.UserDict", "collections.UserList"})
+
+
+def user_container_data(v):
+    """The `data` dict or list of an instance of a UserDict or UserList subclass (gluonts'
+    InputSpec), which its inherited methods and `spec[name]` read; None otherwise."""
+    if not isinstance(v, Instance) or not any(b.name in _USER_CONTAINERS for b in v.cls.builtin_bases()):
+        return None
+    data = v.attrs.get("data")
+    return data if isinstance(data, (DictVal, ListVal)) else None
+
+
 class Instance(Obj):
     """An instance of a user class; modules keep their submodules in `attrs`."""
 

@@ -238,3 +238,29 @@ def test_a_library_import_on_an_undecided_way_is_not_followed(tmp_path):
     assert shapes["y"] == "Tensor[4, 16]"
     loaded = {p.rsplit("site/", 1)[-1] for p in host.files if "site" in p}
     assert "difflib2/blocks.py" in loaded and "difflib2/extras.py" not in loaded
+
+
+def test_torch_behind_an_extra_named_for_it_reads_only_that_subpackage(tmp_path):
+    # gluonts[torch]: the models live in gluonts.torch; its config layer (pydantic validators
+    # wrapping __init__) stays opaque, as for a library without torch
+    site = tmp_path / "site"
+    _write(site, "fclib/__init__.py", "")
+    _write(site, "fclib/core.py", "def width(n):\n    return n + 1\n")
+    _write(site, "fclib/torch/__init__.py", "")
+    _write(site, "fclib/torch/blocks.py", """
+        import torch.nn as nn
+
+        class Head(nn.Module):
+            def __init__(self, dim, out):
+                super().__init__()
+                self.fc = nn.Linear(dim, out)
+
+            def forward(self, x):
+                return self.fc(x)
+    """)
+    _dist(site, "fclib", "fclib", ["pandas", "torch<3,>=2.0; extra == 'torch'"])
+    text = ("import torch\nfrom fclib.core import width\nfrom fclib.torch.blocks import Head\n"
+            "y = Head(8, 3)(torch.randn(2, 8))\nz = torch.zeros(width(3))\n")
+    shapes = _target_shapes(tmp_path, site, text)
+    assert shapes["y"] == "Tensor[2, 3]"
+    assert "z" not in shapes  # fclib.core: not read
