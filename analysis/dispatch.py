@@ -1696,6 +1696,11 @@ def compare_values(engine, op, a, b, site):
             op in ("==", "!=", "in", "not in"):
         return UNKNOWN  # a str option of a class nobody builds: the test runs both ways
     if op in ("is", "is not"):
+        default_none = a if isinstance(a, generic.DefaultNone) else b if isinstance(b, generic.DefaultNone) else None
+        if default_none is not None and (a is None or b is None) and default_none.name:
+            # `self.adanorm = adanorm_num_embeddings is not None`: a flag of the class, its
+            # default value None's (infer.flag_worlds builds one world per value)
+            return generic.DefaultBool(op == "is", default_none.name)
         r = _identity(a, b)
         if r is UNKNOWN:
             return UNKNOWN

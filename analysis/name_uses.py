@@ -185,5 +185,20 @@ def number_parameters(unit) -> frozenset:
     """The names a unit uses as numbers only (`2 * rel_pos_length - 1`): a constructor's None
     default of one is given as a size (its symbol); a tensor or a layer passed in
     (`custom_freqs=None`, then `freqs = custom_freqs`) is not."""
+    declared = {p.name for p in getattr(unit, "params", ()) if _int_annotation(p.annotation)}
     return frozenset(name for name, use in name_uses(unit).items()
-                     if use.scalar and not (use.called or use.attrs or use.indexed or use.iterated))
+                     if (use.scalar or name in declared) and not (use.called or use.attrs or use.indexed or use.iterated))
+
+
+def _int_annotation(node) -> bool:
+    """`int`, `Optional[int]`, `int | None` (a parameter declared a number)."""
+    if isinstance(node, ir.Name):
+        return node.id == "int"
+    if isinstance(node, ir.Subscript) and isinstance(node.obj, (ir.Name, ir.Attr)):
+        head = node.obj.id if isinstance(node.obj, ir.Name) else node.obj.name
+        return head == "Optional" and _int_annotation(node.index)
+    if isinstance(node, ir.BinOp) and node.op == "|":
+        sides = (node.left, node.right)
+        return any(_int_annotation(x) for x in sides) and \
+            all(_int_annotation(x) or (isinstance(x, ir.Const) and x.value is None) for x in sides)
+    return False
