@@ -93,12 +93,14 @@ class LibraryResolver:
         that expect torch installed already: fair-esm). TORCH_EXTRA: only the subpackage
         named for the extra that requires torch is read."""
         requires = self._distribution_of(base, root)[0]
-        if requires:
-            return requires
+        if requires is True:
+            return True
         key = (base, root)
         if key not in self._imports_torch:
             self._imports_torch[key] = _source_imports_torch(os.path.join(base, root))
-        return self._imports_torch[key]
+        # (torch behind an extra, and imported by the package's first files: all of it is
+        # read, as for transformers or diffusers; else only the extra's subpackage)
+        return self._imports_torch[key] or requires
 
     def _distribution_of(self, base: str, root: str) -> tuple:
         """(requires torch, "name-version") of the wheel in `base` that installed `root`:
