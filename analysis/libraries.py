@@ -97,9 +97,11 @@ class LibraryResolver:
             return True
         key = (base, root)
         if key not in self._imports_torch:
-            self._imports_torch[key] = _source_imports_torch(os.path.join(base, root))
-        # (torch behind an extra, and imported by the package's first files: all of it is
-        # read, as for transformers or diffusers; else only the extra's subpackage)
+            # (torch behind an extra and imported by the package's files outside the extra's
+            # subpackage: all of it is read, as transformers or diffusers; else only that
+            # subpackage, gluonts.torch)
+            skip = _EXTRA_PARTS if requires == TORCH_EXTRA else frozenset()
+            self._imports_torch[key] = _source_imports_torch(os.path.join(base, root), skip)
         return self._imports_torch[key] or requires
 
     def _distribution_of(self, base: str, root: str) -> tuple:
@@ -243,7 +245,7 @@ _SCAN_FILES = 200  # a package's files read to find a torch import (the first on
 _SCAN_BYTES = 64_000  # of each
 
 
-def _source_imports_torch(package: str) -> bool:
+def _source_imports_torch(package: str, skip=frozenset()) -> bool:
     """Does a module or package (path without `.py`) import torch or einops in its first
     public files? Private folders are skipped: a vendored compatibility layer (scipy's
     `_lib/array_api_compat/torch`) says nothing of what the package is about. Bounded: a
@@ -253,7 +255,7 @@ def _source_imports_torch(package: str) -> bool:
     else:
         files = []
         for folder, dirs, names in os.walk(package):
-            dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_", "test")))
+            dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_", "test")) and d not in skip)
             files.extend(os.path.join(folder, n) for n in sorted(names)
                          if n.endswith(".py") and n != "conftest.py" and not n.startswith("test"))
             if len(files) >= _SCAN_FILES:
