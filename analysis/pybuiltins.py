@@ -991,12 +991,28 @@ def _iinfo(args, kwargs):
 
 
 def is_torch_helper(name: str) -> bool:
-    if name in ("torch.finfo", "torch.iinfo", "torch.jit.isinstance"):
+    if name in ("torch.finfo", "torch.iinfo", "torch.jit.isinstance", "torch.autograd.grad"):
         return True
     if not name.startswith("torch.nn.modules."):
         return False
     short = name.rsplit(".", 1)[-1]
     return short in _TORCH_NTUPLES or short == "_ntuple" or short.startswith("_ntuple:")
+
+
+def _autograd_grad(args, kwargs):
+    """torch.autograd.grad(outputs, inputs, ...): one gradient per input, shaped like it (a
+    gradient penalty's `gradients, *_ = torch.autograd.grad(outputs=d, inputs=x, ...)`).
+    With allow_unused, an input the outputs do not use gets None: not known here."""
+    inputs = args[1] if len(args) > 1 else kwargs.get("inputs")
+    if kwargs.get("allow_unused") not in (None, False) and kwargs.get("materialize_grads") is not True:
+        return UNKNOWN
+    if is_tensor(inputs):
+        inputs = ListVal([inputs], "tuple")
+    if not isinstance(inputs, ListVal) or getattr(inputs, "unknown", False) or \
+            not all(is_tensor(t) for t in inputs.items):
+        return UNKNOWN
+    from .ops.spec import TensorValue
+    return ListVal([TensorValue(t.shape, t.dtype) for t in inputs.items], "tuple")
 
 
 def call_torch_helper(engine, name, args, kwargs, site):
@@ -1006,6 +1022,8 @@ def call_torch_helper(engine, name, args, kwargs, site):
         return _iinfo(args, kwargs)
     if name == "torch.jit.isinstance":  # eager mode: isinstance
         return _isinstance(engine, args, kwargs, site) if len(args) == 2 and not kwargs else UNKNOWN
+    if name == "torch.autograd.grad":
+        return _autograd_grad(args, kwargs)
     short = name.rsplit(".", 1)[-1]
     if short == "_ntuple":
         n = args[0] if len(args) == 1 and not kwargs else kwargs.get("n") if not args else None
