@@ -120,6 +120,12 @@ def generic_hyperparameter(name: str, default, defaults: dict | None = None, rou
         # length; the empty default is one choice, not the rank the body works with.
         from .values import SOME_INT, alike
         return alike(SOME_INT, default.kind)
+    if _long_int_table(default):
+        # `freqs_per_bands=(2, 2, ..., 48)` (62 items): a table the real model may replace by
+        # one of another length, so its length is not known either (a short tuple's length,
+        # the stages of `dims=(64, 128, 256)`, stays)
+        from .values import SOME_INT, alike
+        return alike(SOME_INT, default.kind)
     if _int_tuple(default):
         # `stride=(1, 1)`, `dims=(32, 64, 160, 256)`: each item as an int default of its
         # own (`stride_0`, `stride_1`); the number of items stays (it often is the number of
@@ -192,10 +198,19 @@ def empty_sequence(v) -> bool:
     return type(v) is ListVal and v.kind in ("tuple", "list") and not v.items and not getattr(v, "unknown", False)
 
 
+def _long_int_table(v) -> bool:
+    from .values import ListVal
+    return isinstance(v, ListVal) and v.kind in ("tuple", "list") and len(v.items) > _SHORT_TUPLE and \
+        not getattr(v, "unknown", False) and all(type(d) is int for d in v.items)
+
+
+_SHORT_TUPLE = 8
+
+
 def _int_tuple(v) -> bool:
     from .values import ListVal
     # (a list too: `in_channels=[256, 512, 1024]` scaled by a width multiplier)
-    return isinstance(v, ListVal) and v.kind in ("tuple", "list") and 0 < len(v.items) <= 8 and \
+    return isinstance(v, ListVal) and v.kind in ("tuple", "list") and 0 < len(v.items) <= _SHORT_TUPLE and \
         all(type(d) is int for d in v.items)
 
 
