@@ -311,6 +311,15 @@ KNOWN_CORPUS: dict = {
     "rw_ou_model.py": "OpenUnmix is shown frozen (0 trainable of 2,376): `freeze()` on another OpenUnmix built "
                       "with the same arguments sets requires_grad on the same parameter values; Separator "
                       "counts 64 parameters more than torchinfo",
+    # Batch 22 (stop 41), as found on first contact:
+    "rw_bsr_bs_roformer.py": "BSRoformer's RotaryEmbedding row (one module every layer's attention shares) "
+                             "is not where torchinfo lists it",
+    "rw_bsr_mel_band_roformer.py": "MelBandRoformer gets a Sequential row ('0', output not known: its band "
+                                   "sizes come from librosa's mel filters) that is not where torchinfo lists it",
+    "rw_gts_tftlayers.py": "FeatureEmbedder gets a row of its own at depth 0 that torchinfo does not list",
+    "rw_lnn_stylegan.py": "EqualizedLinear's and EqualizedWeight's rows show another instance of the driver "
+                          "(a 4x5 weight where torchinfo's model has 16x16): the driver's instances are merged",
+    "rw_pcv_perceiver_io.py": "PerceiverIO's PerceiverBlock row ('0') is not where torchinfo lists it",
 }
 
 
