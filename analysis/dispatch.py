@@ -1328,8 +1328,9 @@ def subscript_value(engine, obj, index, site):
         return engine.call_user(obj.cls.lookup("__getitem__"), [obj, index], {}, site)
     if isinstance(obj, Instance) and isinstance(obj.attrs.get("__container__"), Container):
         obj = obj.attrs["__container__"]
-    if values.user_container_data(obj) is not None:
-        return subscript_value(engine, values.user_container_data(obj), index, site)
+    data = values.user_container_data(obj)
+    if data is not None:
+        return subscript_value(engine, data, index, site)
     if isinstance(obj, Container):
         from .nnmodules import container_item
         return container_item(engine, obj, index)

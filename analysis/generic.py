@@ -198,20 +198,23 @@ def empty_sequence(v) -> bool:
     return type(v) is ListVal and v.kind in ("tuple", "list") and not v.items and not getattr(v, "unknown", False)
 
 
-def _long_int_table(v) -> bool:
+_SHORT_TUPLE = 8  # items of a default tuple of sizes whose length is kept (stages, not a table)
+
+
+def _ints(v) -> bool:
+    """A known tuple or list of plain ints (a list too: `in_channels=[256, 512, 1024]` scaled
+    by a width multiplier)."""
     from .values import ListVal
-    return isinstance(v, ListVal) and v.kind in ("tuple", "list") and len(v.items) > _SHORT_TUPLE and \
-        not getattr(v, "unknown", False) and all(type(d) is int for d in v.items)
+    return isinstance(v, ListVal) and v.kind in ("tuple", "list") and not getattr(v, "unknown", False) and \
+        all(type(d) is int for d in v.items)
 
 
-_SHORT_TUPLE = 8
+def _long_int_table(v) -> bool:
+    return _ints(v) and len(v.items) > _SHORT_TUPLE
 
 
 def _int_tuple(v) -> bool:
-    from .values import ListVal
-    # (a list too: `in_channels=[256, 512, 1024]` scaled by a width multiplier)
-    return isinstance(v, ListVal) and v.kind in ("tuple", "list") and 0 < len(v.items) <= _SHORT_TUPLE and \
-        all(type(d) is int for d in v.items)
+    return _ints(v) and 0 < len(v.items) <= _SHORT_TUPLE
 
 
 # A keyword in a call's arguments: the call spreads the `**kwargs` of a def nobody calls

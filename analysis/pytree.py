@@ -29,34 +29,34 @@ _UNFLATTENABLE = object()
 
 
 def _flatten(v, leaves: list):
-    if isinstance(v, ListVal) and v.kind in ("list", "tuple") and type(v) is ListVal:
-        if getattr(v, "unknown", False):
-            return _UNFLATTENABLE
-        children = []
-        for x in v.items:
-            c = _flatten(x, leaves)
-            if c is _UNFLATTENABLE:
-                return c
-            children.append(c)
-        return (v.kind, tuple(children))
+    if isinstance(v, ListVal) and v.kind in ("list", "tuple") and type(v) is ListVal and not getattr(v, "unknown", False):
+        children = _flatten_all(v.items, leaves)
+        return _UNFLATTENABLE if children is _UNFLATTENABLE else (v.kind, children)
     if type(v) is DictVal:
-        children = []
-        for x in v.items.values():
-            c = _flatten(x, leaves)
-            if c is _UNFLATTENABLE:
-                return c
-            children.append(c)
-        return ("dict", tuple(v.items), tuple(children))
+        children = _flatten_all(v.items.values(), leaves)
+        return _UNFLATTENABLE if children is _UNFLATTENABLE else ("dict", tuple(v.items), children)
     if v is UNKNOWN or getattr(v, "unknown", False) or isinstance(v, (ListVal, DictVal)):
         return _UNFLATTENABLE  # (a subclass or a structure not known: its leaves are not known)
     leaves.append(v)
     return ("leaf",)
 
 
-def _build(node, leaves: list):
+def _flatten_all(items, leaves: list):
+    children = []
+    for x in items:
+        c = _flatten(x, leaves)
+        if c is _UNFLATTENABLE:
+            return c
+        children.append(c)
+    return tuple(children)
+
+
+def _build(node, leaves):
+    """The structure of `node` with the next leaves of the iterator `leaves` (StopIteration
+    when there are too few)."""
     kind = node[0]
     if kind == "leaf":
-        return leaves.pop(0)
+        return next(leaves)
     if kind == "dict":
         return DictVal({k: _build(c, leaves) for k, c in zip(node[1], node[2])})
     return ListVal([_build(c, leaves) for c in node[1]], kind)
@@ -82,21 +82,12 @@ def tree_unflatten(engine, args, kwargs, site):
     spec = args[1] if len(args) > 1 else kwargs.get("treespec")
     if not isinstance(spec, TreeSpec) or not isinstance(leaves, ListVal) or getattr(leaves, "unknown", False):
         return UNKNOWN
-    items = list(leaves.items)
-    if sum(1 for _ in _leaf_nodes(spec.node)) != len(items):
+    items = iter(leaves.items)
+    try:
+        out = _build(spec.node, items)
+    except StopIteration:
         return UNKNOWN  # (torch raises: the leaves do not fit the spec)
-    return _build(spec.node, items)
-
-
-def _leaf_nodes(node):
-    if node[0] == "leaf":
-        yield node
-    elif node[0] in ("list", "tuple"):
-        for c in node[1]:
-            yield from _leaf_nodes(c)
-    elif node[0] == "dict":
-        for c in node[2]:
-            yield from _leaf_nodes(c)
+    return out if next(items, _UNFLATTENABLE) is _UNFLATTENABLE else UNKNOWN
 
 
 def tree_map(engine, args, kwargs, site):
@@ -108,7 +99,7 @@ def tree_map(engine, args, kwargs, site):
     if node is _UNFLATTENABLE:
         return UNKNOWN
     mapped = [engine.call_value(fn, [leaf], {}, site) for leaf in leaves]
-    return _build(node, mapped)
+    return _build(node, iter(mapped))
 
 
 TABLE = {}
