@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import itertools
+import sys
+from contextlib import contextmanager
 from typing import Any, NamedTuple
 from . import ir
 from . import shapes as S
@@ -19,6 +21,15 @@ MAX_STEPS = 1_000_000
 CALL_STEPS = 20
 POLL_EVERY = 256  # steps between two polls of the cancel hook
 MAX_VARIANTS = 128
+# The share of the budget one def no call reached may spend (infer.run_uncalled): a def that
+# fans out (a test helper rendering a tensor item by item through a library) must not leave
+# the file's other defs Unknown.
+UNCALLED_SHARE = 4
+# Python's recursion limit during an analysis. Fixed, so that the result never depends on
+# what the process did before: jedi raises the limit from 1,000 to 3,000 when it is first
+# imported (the engine imports it lazily), and a run that ended in a RecursionError at one
+# limit went 48 calls deep and spent the whole budget at the other.
+RECURSION_LIMIT = 3000
 
 
 class Budget(Exception):
@@ -36,9 +47,12 @@ def start_budget(engine, max_steps: int = MAX_STEPS, cancel=None) -> None:
     """Give an engine its step budget and cancel hook. The interpreter's hot paths compare
     `engine.steps` with `engine.step_limit` and call `over_step_limit` only past it, so
     polling costs one comparison per step."""
-    engine.max_steps = max_steps
+    if sys.getrecursionlimit() != RECURSION_LIMIT:
+        sys.setrecursionlimit(RECURSION_LIMIT)
+    engine.max_steps = engine.whole_budget = max_steps
     engine.cancel = cancel
     engine.budget_hit = False
+    engine.stopped = False
     engine.step_limit = min(max_steps, POLL_EVERY) if cancel is not None else max_steps
 
 
@@ -48,10 +62,11 @@ def over_step_limit(engine) -> None:
     if cancel is not None and cancel():
         raise Cancelled()
     if engine.steps > engine.max_steps:
-        if not engine.budget_hit:
-            engine.budget_hit = True
+        if engine.max_steps >= engine.whole_budget and not engine.__dict__.get("budget_logged"):
+            engine.budget_logged = True
             engine.log.append(f"budget:steps: the analysis stopped after {engine.max_steps:,} steps; "
                               "what follows is Unknown")
+        engine.budget_hit = True  # (a partial run: the next analysis runs again, from scratch)
         raise Budget()
     engine.step_limit = min(engine.max_steps, engine.steps + POLL_EVERY) if cancel is not None else engine.max_steps
 
@@ -60,8 +75,24 @@ def stop_run(engine, why: str) -> None:
     """End the run as if its budget were spent (every later step raises Budget): code nested
     deeper than the Python stack allows (a RecursionError) leaves what ran before it."""
     engine.log.append(f"budget:{why}: the analysis stopped here; what follows is Unknown")
-    engine.budget_hit = True
+    engine.budget_hit = engine.stopped = True
     engine.max_steps = engine.step_limit = min(engine.max_steps, engine.steps)
+
+
+@contextmanager
+def budget_share(engine, steps: int):
+    """Run a part of the analysis on at most `steps` more steps (and never past the whole
+    budget): past them it raises Budget, which the caller catches to go on with the rest."""
+    outer = engine.max_steps
+    engine.max_steps = min(outer, engine.steps + steps)
+    engine.step_limit = min(engine.step_limit, engine.max_steps)
+    try:
+        yield
+    finally:
+        # (stop_run ended the whole analysis meanwhile: it stays ended)
+        engine.max_steps = min(outer, engine.steps) if engine.stopped else outer
+        engine.step_limit = min(engine.max_steps, engine.steps + POLL_EVERY) if engine.cancel is not None \
+            else engine.max_steps
 
 
 def depth_exceeded(engine):
@@ -297,7 +328,7 @@ def decided(entries):
     return reachable(entries, undecided_ways=False)
 
 
-def escape(engine, args, kwargs, site) -> None:
+def escape(engine, args, kwargs, site, modules=False) -> None:
     """Defs of the program handed to a call the analysis does not run (`torch.func.vmap(f)`,
     a library's `register_hook(fn)`, a method of an opaque object): that code may call them
     with other arguments than the calls seen, so they also get the generic run of a def
@@ -312,3 +343,10 @@ def escape(engine, args, kwargs, site) -> None:
         v = getattr(v, "wrapped", v)
         if isinstance(v, FunctionVal):
             frame.entry.escaped.add(v.unit_key)
+        elif modules and isinstance(v, Instance):
+            # A layer handed to something nothing is known of (`init_hyper_conn(branch=
+            # Attention(...))` with init_hyper_conn not known) is called by it in ways not
+            # seen: its forward's hovers must not show the calls seen as the only ones.
+            forward = v.cls.lookup("forward")
+            if isinstance(forward, FunctionVal):
+                frame.entry.escaped.add(forward.unit_key)

@@ -16,7 +16,7 @@ import itertools
 
 from .values import SOME_INT, ClassVal, FunctionVal, Instance, alike, value_key
 from . import branchheap, values
-from .frames import Budget, Entry, start_budget, stop_run, Frame, reachable, decided, _is_static, _short, _module_name
+from .frames import UNCALLED_SHARE, Budget, Entry, budget_share, start_budget, stop_run, Frame, reachable, decided, _is_static, _short, _module_name
 from .expressions import ExpressionsMixin
 from .memo import MemoMixin
 from .statements import StatementsMixin
@@ -178,72 +178,14 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                         group = built.setdefault(cls_key, [])
                         if len(group) < MAX_FACTORY_INSTANCES and all(inst is not g for g in group):
                             group.append(inst)
-                method = classes.get(key)
-                if method is None and not isinstance(getattr(module_env.get(key), "wrapped", module_env.get(key)),
-                                                     FunctionVal):
-                    continue  # not bound (the module's code stops before it): nothing to run, or reuse
-                heirs = _heirs_with_init(module_env, method[1], method[0], key.rsplit(".", 1)[-1]) if method else []
-                # (a class its factories build runs on those instances, and a base class on its
-                # heirs' instances, never reused: a new factory or subclass changes no unit it ran)
-                reused = None if method and ((built and built.get(value_key(method[1]))) or heirs) else \
-                    self.reused_generic_run(path, key)  # nothing it ran changed (memo.py)
-                if reused is not None:
-                    if reused[0] is not None:
-                        own[key] = reused[0]
-                    continue
-                started = self.generic_run_started(collected)
-                fn = classes.get(key)
-                self_value = None
-                if fn is None:
-                    fn = module_env.get(key)
-                    fn = getattr(fn, "wrapped", fn)  # a def under a decorator of the program
-                    if not isinstance(fn, FunctionVal):
-                        continue
-                else:
-                    fn, cls = fn
-                    if fn is cls.lookup("__init__"):
-                        self._generic_instance(cls)
-                        self.generic_run_done(started, path, key, collected, None)
-                        continue  # building the generic instance already ran it
-                    instances = (built or {}).get(value_key(cls))
-                    if instances and isinstance(fn, FunctionVal) and not _is_static(fn):
-                        self._run_with_instances(fn, instances, key, collected, own)
-                        continue
-                    if heirs and not _is_static(fn):
-                        # A base class with no __init__ of its own (class Bottleneck(nn.Module)
-                        # with only forward; SEBottleneck(Bottleneck) builds the layers): its
-                        # methods run on the subclasses' generic instances, which have them.
-                        instances = [self._generic_instance(h) for h in heirs]
-                        self._run_with_instances(fn, instances, key, collected, own)
-                        continue
-                    self_value = self._generic_instance(cls)
-                    if isinstance(fn, FunctionVal) and _is_static(fn):
-                        self_value = None
-                    worlds = self.flag_worlds(cls, self_value, module_env)
-                    if worlds:
-                        self._run_with_instances(fn, worlds, key, collected, own)
-                        continue
-                ways = self._method_flag_ways(fn) if self_value is not None else []
-                if ways:
-                    self._run_with_instances(fn, [self_value], key, collected, own, ways)
-                    continue
-                args = []
-                params = list(fn.params)
-                if self_value is not None and params:
-                    args.append(self_value)
                 try:
-                    inputs = self._generic_inputs(fn, args)
-                    start = len(collected)
-                    self.call_user(fn, args, inputs, generic=True)
-                    own[key] = collected[start:]
-                    self.generic_run_done(started, path, key, collected, start)
+                    with budget_share(self, self.whole_budget // UNCALLED_SHARE):
+                        self._run_uncalled_def(path, key, module_env, classes, built, collected, own)
                 except Budget:
-                    pass
-                except RecursionError:
-                    # Calls nested deeper than Python's stack (a recursive helper whose depth
-                    # is a symbol): this def's run is lost, not the other defs' (each frame's
-                    # `finally` put the engine's state back on the way out).
-                    self.log.append(f"budget:recursion: the run of {key} went deeper than the stack allows")
+                    if self.stopped or self.steps >= self.whole_budget:
+                        raise  # the whole budget is spent: what ran stays
+                    self.log.append(f"budget:def: the run of {key} stopped after its share of the budget; "
+                                    "its lines are Unknown")
         except Budget:
             pass  # the budget is spent (building a generic instance, say): what ran stays
         except RecursionError:
@@ -258,6 +200,73 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.dropped_static = [rec for e in reachable([e for e in collected if e.id in dropped])
                                for rec in e.diags.values() if rec.static]
         self.compute_live()
+
+    def _run_uncalled_def(self, path, key, module_env, classes, built, collected, own) -> None:
+        """The generic run of one def no call reached (run_uncalled)."""
+        method = classes.get(key)
+        if method is None and not isinstance(getattr(module_env.get(key), "wrapped", module_env.get(key)),
+                                             FunctionVal):
+            return  # not bound (the module's code stops before it): nothing to run, or reuse
+        heirs = _heirs_with_init(module_env, method[1], method[0], key.rsplit(".", 1)[-1]) if method else []
+        # (a class its factories build runs on those instances, and a base class on its
+        # heirs' instances, never reused: a new factory or subclass changes no unit it ran)
+        reused = None if method and ((built and built.get(value_key(method[1]))) or heirs) else \
+            self.reused_generic_run(path, key)  # nothing it ran changed (memo.py)
+        if reused is not None:
+            if reused[0] is not None:
+                own[key] = reused[0]
+            return
+        started = self.generic_run_started(collected)
+        fn = classes.get(key)
+        self_value = None
+        if fn is None:
+            fn = module_env.get(key)
+            fn = getattr(fn, "wrapped", fn)  # a def under a decorator of the program
+            if not isinstance(fn, FunctionVal):
+                return
+        else:
+            fn, cls = fn
+            if fn is cls.lookup("__init__"):
+                self._generic_instance(cls)
+                self.generic_run_done(started, path, key, collected, None)
+                return  # building the generic instance already ran it
+            instances = (built or {}).get(value_key(cls))
+            if instances and isinstance(fn, FunctionVal) and not _is_static(fn):
+                self._run_with_instances(fn, instances, key, collected, own)
+                return
+            if heirs and not _is_static(fn):
+                # A base class with no __init__ of its own (class Bottleneck(nn.Module)
+                # with only forward; SEBottleneck(Bottleneck) builds the layers): its
+                # methods run on the subclasses' generic instances, which have them.
+                instances = [self._generic_instance(h) for h in heirs]
+                self._run_with_instances(fn, instances, key, collected, own)
+                return
+            self_value = self._generic_instance(cls)
+            if isinstance(fn, FunctionVal) and _is_static(fn):
+                self_value = None
+            worlds = self.flag_worlds(cls, self_value, module_env)
+            if worlds:
+                self._run_with_instances(fn, worlds, key, collected, own)
+                return
+        ways = self._method_flag_ways(fn) if self_value is not None else []
+        if ways:
+            self._run_with_instances(fn, [self_value], key, collected, own, ways)
+            return
+        args = []
+        params = list(fn.params)
+        if self_value is not None and params:
+            args.append(self_value)
+        try:
+            inputs = self._generic_inputs(fn, args)
+            start = len(collected)
+            self.call_user(fn, args, inputs, generic=True)
+            own[key] = collected[start:]
+            self.generic_run_done(started, path, key, collected, start)
+        except RecursionError:
+            # Calls nested deeper than Python's stack (a recursive helper whose depth
+            # is a symbol): this def's run is lost, not the other defs' (each frame's
+            # `finally` put the engine's state back on the way out).
+            self.log.append(f"budget:recursion: the run of {key} went deeper than the stack allows")
 
     def flag_worlds(self, cls, inst, module_env=None) -> list:
         """The instances of a class nobody builds, one per value of the bool flags its

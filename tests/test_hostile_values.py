@@ -118,7 +118,7 @@ def _nested_calls(levels: int, nesting: int) -> str:
 
 # Nesting deeper than the Python stack stops the run there (logged); what ran is shown.
 CASES += [
-    Case("calls of nested calls past the Python stack", SHOWN + _nested_calls(100, 12),
+    Case("calls of nested calls past the Python stack", SHOWN + _nested_calls(100, 60),
          log="budget:recursion", tail=False),
     Case("method chain of 1,000 calls", SHOWN + "w = x" + ".t()" * 1000 + "\n", log="budget:recursion", tail=False),
 ]
@@ -292,9 +292,53 @@ def test_a_budget_spent_by_a_later_def_keeps_what_the_earlier_ones_ran(tmp_path)
     host = AnalysisHost(EngineSettings(max_steps=60_000))
     host.set_file(path, SPENT_BY_A_LATER_DEF)
     result = host.analyze(path)
-    assert any(q.startswith("budget:steps") for q in host.query_log), host.query_log
+    assert any(q.startswith("budget:def: the run of Costly.__init__") for q in host.query_log), host.query_log
     assert "Tensor[b, n, dim]" in want
     assert "Tensor[b, n, dim]" in {f.shape for f in result.facts if f.is_target}
+
+
+SPENT_BY_AN_EARLIER_DEF = "import torch\nfrom torch import nn\n" + '''
+
+def costly(n):
+    table = []
+    for i in range(500):
+        for j in range(500):
+            table.append(i * j)
+    return table
+''' + SMALL_MODEL
+
+
+def test_a_def_that_spends_its_share_leaves_the_later_defs_their_budget(tmp_path):
+    """A def no call reaches that would spend the whole budget (labml's RETRO test helper
+    rendered a tensor item by item through a library) stops after its share: the class
+    analysed after it keeps its shapes. It used to leave the whole rest of the file Unknown."""
+    path = str(tmp_path / "m.py")
+    host = AnalysisHost(EngineSettings(max_steps=60_000))
+    host.set_file(path, SPENT_BY_AN_EARLIER_DEF)
+    result = host.analyze(path)
+    assert any(q.startswith("budget:def: the run of costly") for q in host.query_log), host.query_log
+    assert not any(q.startswith("budget:steps") for q in host.query_log), host.query_log
+    assert "Tensor[b, n, dim]" in {f.shape for f in result.facts if f.is_target}
+
+
+def test_the_recursion_limit_before_an_analysis_changes_nothing(tmp_path):
+    """Python's recursion limit is the engine's own during an analysis (frames.RECURSION_LIMIT):
+    jedi raises it when first imported, and a run that ended in a RecursionError at one limit
+    went deeper and spent its budget at the other."""
+    path = str(tmp_path / "m.py")
+    code = "import torch\nx = torch.zeros(2, 3)\n" + _nested_calls(60, 14)
+    before = sys.getrecursionlimit()
+    seen = []
+    try:
+        for limit in (1000, 3000, 5000):
+            sys.setrecursionlimit(limit)
+            host = AnalysisHost()
+            host.set_file(path, code)
+            result = host.analyze(path)
+            seen.append(([(f.span, f.shape) for f in result.facts], [q for q in host.query_log if q.startswith("budget")]))
+    finally:
+        sys.setrecursionlimit(before)
+    assert seen[0] == seen[1] == seen[2], seen
 
 
 RUNAWAY_THEN_A_CLASS = '''
