@@ -19,6 +19,8 @@ every value, never a warning (dispatch.run_op).
 """
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 import re
 from collections import OrderedDict
@@ -652,6 +654,11 @@ class _NoKey(Exception):
     pass
 
 
+@functools.lru_cache(maxsize=None)
+def _field_names(cls) -> tuple:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def same_rank_probe(v, probe) -> bool:
     """Is `v` the probe, or a value computed from the same input with the same rank offset
     (`x` and `x.mean(dim=1, keepdim=True)`): a trial of one rank stands for both."""
@@ -692,7 +699,9 @@ def _trial_key(v, probe):
     if isinstance(v, RankProbe):
         return ("tensor", None, v.dtype)  # another probe: a tensor of unknown rank to the spec
     if isinstance(v, TensorValue):
-        return ("tensor", type(v), v.shape, v.dtype, v.values, v.strides)
+        # (every field a spec may read: an open-rank tensor's known last dims, the options
+        # of a tensor of a few ranks, ...)
+        return ("tensor", type(v)) + tuple(getattr(v, name) for name in _field_names(type(v)))
     if v is None or v is UNKNOWN or isinstance(v, (bool, int, float, str, S.Expr)):
         return (type(v), v)
     if type(v) in (tuple, list):
