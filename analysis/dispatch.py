@@ -930,7 +930,7 @@ def call_external(engine, func, args, kwargs, site):
 
     if name.startswith("torch") and name not in _SILENT:
         engine.note_unknown_op(name)
-    escape(engine, args, kwargs, site)  # a def handed to it may be called in ways not seen
+    escape(engine, args, kwargs, site, modules=True)  # a def or layer handed to it may be called in ways not seen
     return UNKNOWN
 
 
@@ -1034,6 +1034,11 @@ def super_attr(engine, sup: SuperVal, name):
         return BoundRef("__super_init__", inst)
     if name == "forward":
         return BoundRef("__super_forward__", inst)
+    if name in ("__getattribute__", "__setattr__"):  # object's: the plain lookup and store
+        return BoundRef(f"__plain{name}", inst)
+    data = values.user_container_data(inst)
+    if data is not None:  # `super().__getitem__(key)` in a dict subclass: the dict's own
+        return BoundRef(name, data)
     return UNKNOWN
 
 
@@ -1137,6 +1142,13 @@ def _list_method(engine, obj, name, args, kwargs):
 
 def _dict_method(engine, obj, name, args, kwargs):
     unknown = getattr(obj, "unknown", False)
+    if name == "__getitem__" and len(args) == 1:  # (`super().__getitem__(key)` of a dict subclass)
+        return subscript_value(engine, obj, args[0], None)
+    if name == "__setitem__" and len(args) == 2:
+        engine.set_item(None, obj, args[0], args[1])
+        return None
+    if name == "__contains__" and len(args) == 1:
+        return _contains(engine, obj, args[0])
     if name == "get":
         key = args[0]
         if key in obj.items:
@@ -1788,6 +1800,8 @@ def _identity(a, b):
 
 
 def _contains(engine, container, item):
+    if isinstance(container, Instance) and container.cls.lookup("__contains__") is None:
+        container = values.user_container_data(container) or container  # (a dict subclass)
     if enums.is_enum_class(container):
         return enums.contains(container, item)
     if isinstance(item, enums.EnumMember) and item.mixin is not None:

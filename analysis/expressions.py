@@ -444,7 +444,7 @@ class ExpressionsMixin:
             layer = NNModule(name, {}, site=None)
             layer.same_shape = True
             return self.new_obj(layer)
-        escape(self, args, kwargs, site)  # (a method of an object nothing is known of)
+        escape(self, args, kwargs, site, modules=True)  # (a method of an object nothing is known of)
         return UNKNOWN
 
     def _call_known_way(self, func, args, kwargs, site):
@@ -540,6 +540,8 @@ class ExpressionsMixin:
             try:
                 inst = Instance(cls)
                 inst.origin = entry
+                if values.is_dict_subclass(cls):
+                    inst.attrs[values.MAPPING_ATTR] = DictVal()  # (filled by dict's __init__)
                 if getattr(cls, "decorators", None) and any("dataclass" in d for d in cls.decorators):
                     self._dataclass_init(inst, cls, args, kwargs)
                 else:
@@ -601,11 +603,19 @@ class ExpressionsMixin:
             self.call_user(post, [inst], {})
 
     # -- attributes ------------------------------------------------------------------------
-    def get_attr(self, frame, obj, name, node=None):
+    def get_attr(self, frame, obj, name, node=None, raw=False):
         if isinstance(obj, datasources.Loader):
             found = datasources.attr(obj, name)
             return UNKNOWN if found is None else found
         if isinstance(obj, Instance):
+            hook = None if raw else obj.cls.attribute_hook("__getattribute__")
+            if hook is not None:
+                # The class answers every read itself (a config's aliases: `config.hidden_size`
+                # read as `n_embd` through its attribute_map); its `super().__getattribute__`
+                # is the plain lookup below. Unknown from it: the plain lookup's answer.
+                found = self.call_user(hook, [obj, name], {})
+                if found is not UNKNOWN:
+                    return found
             if name in obj.attrs:
                 return obj.attrs[name]
             if name == "training" and obj.cls.is_module():

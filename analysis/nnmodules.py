@@ -2,7 +2,7 @@
 ModuleDict), and the nn.Module methods user classes inherit."""
 from __future__ import annotations
 
-from . import calltrace, ir
+from . import calltrace, ir, values
 from .dispatch import from_spec, run_op, to_spec
 from .ops.spec import REGISTRY, Dtype, is_tensor
 from .alternatives import OneOf
@@ -338,6 +338,11 @@ def module_method(engine, obj, name, args, kwargs, site):
     if name == "__super_init__":
         _super_init(engine, obj, args, kwargs)
         return None
+    if name == "__plain__getattribute__" and len(args) == 1 and isinstance(args[0], str):
+        return engine.get_attr(None, obj, args[0], raw=True)
+    if name == "__plain__setattr__" and len(args) == 2 and isinstance(args[0], str):
+        engine.set_attr(None, obj, args[0], args[1], raw=True)
+        return None
     if name == "__super_forward__":
         inner = obj.attrs.get("__container__") if isinstance(obj, Instance) else None
         if isinstance(inner, Container):
@@ -379,6 +384,16 @@ def _current_layer(inst):
 def _super_init(engine, inst, args, kwargs):
     """`super().__init__(...)` reaching torch: nn.Sequential & co. keep their items."""
     if not isinstance(inst, Instance):
+        return
+    mapping = inst.attrs.get(values.MAPPING_ATTR)
+    if isinstance(mapping, DictVal):  # a dict subclass: dict(*args, **kwargs)'s items
+        engine._mutated(mapping)
+        if args and isinstance(args[0], DictVal) and not getattr(args[0], "unknown", False):
+            mapping.items.update(args[0].items)
+        elif args:
+            mapping.items.clear()
+            mapping.unknown = True
+        mapping.items.update(kwargs)
         return
     for base in inst.cls.builtin_bases():
         kind = CONTAINERS.get(base.name)

@@ -781,6 +781,19 @@ def _getattr(engine, args, kwargs, site):
     return v
 
 
+def _method_kind(kind: str):
+    """`staticmethod(f)` / `classmethod(f)` called, not used as a decorator (a function set
+    on a class after its body: `Cls.make = staticmethod(make)`): the def, marked so."""
+    def f(engine, args, kwargs, site):
+        from .values import FunctionVal
+        if len(args) != 1 or kwargs or not isinstance(args[0], FunctionVal):
+            return UNKNOWN
+        marked = copy_module.copy(args[0])
+        marked.decorators = tuple(marked.decorators) + (kind,)
+        return marked
+    return f
+
+
 def _setattr(engine, args, kwargs, site):
     obj, name, value = args
     if isinstance(name, str):
@@ -1397,7 +1410,8 @@ _TABLE = {
     "builtins.sum": _sum, "builtins.abs": _abs, "builtins.round": _round,
     "builtins.reversed": _reversed, "builtins.sorted": _sorted, "builtins.any": _anyall(any),
     "builtins.all": _anyall(all), "builtins.hasattr": _hasattr, "builtins.getattr": _getattr,
-    "builtins.setattr": _setattr, "builtins.globals": _globals, "builtins.callable": _callable, "builtins.type": _type, "builtins.divmod": _divmod, "builtins.print": _none,
+    "builtins.setattr": _setattr, "builtins.staticmethod": _method_kind("staticmethod"),
+    "builtins.classmethod": _method_kind("classmethod"), "builtins.globals": _globals, "builtins.callable": _callable, "builtins.type": _type, "builtins.divmod": _divmod, "builtins.print": _none,
     "builtins.str": _str, "builtins.map": _map, "builtins.iter": _iter, "builtins.filter": _filter, "inspect.signature": _signature,
     "inspect.isfunction": _isfunction,
     "re.split": _re_split, "re.findall": _re_findall, "re.sub": _re_sub,

@@ -745,7 +745,13 @@ class StatementsMixin:
         layer's hyperparameters (a `.data` swap there changes values, not the layer's sizes)."""
         return type(node) is ir.Attr and isinstance(self.eval(frame, node.obj, env, record=False), NNModule)
 
-    def set_attr(self, frame, obj, name, value):
+    def set_attr(self, frame, obj, name, value, raw=False):
+        hook = obj.cls.attribute_hook("__setattr__") if isinstance(obj, Instance) and not raw else None
+        if hook is not None:
+            # The class stores every write itself (a config's aliases); its
+            # `super().__setattr__` is the plain store below.
+            self.call_user(hook, [obj, name, value], {})
+            return
         if isinstance(obj, Instance) and name == "__class__" and isinstance(value, ClassVal):
             # `layer.__class__ = MonotonicLinear`: the same object, its methods from then on
             self._mutated(obj)
@@ -773,6 +779,15 @@ class StatementsMixin:
         elif isinstance(obj, NNModule):
             self._mutated(obj)
             obj.attrs[name] = value
+        elif isinstance(obj, ClassVal) and getattr(obj, "path", ""):
+            # `HyperConnections.get_init_and_expand_reduce_stream_functions = staticmethod(...)`
+            # after the class body: a class attribute like the body's own (in a call, the
+            # call is not memoized: it changed a class other calls read)
+            for f in self.stack[1:]:
+                f.pure = False
+            obj.attrs[name] = value
+            obj.__dict__.pop("_key", None)  # (values.value_key: the class's attributes)
+            obj.__dict__.pop("_attribute_hooks", None)
         elif isinstance(obj, TensorValue) and name == "requires_grad":
             calltrace.requires_grad(self, obj, value)  # which parameters train: the summary's
         elif isinstance(obj, Ref) or obj is UNKNOWN:
@@ -781,6 +796,12 @@ class StatementsMixin:
             escape(self, [value], {}, (frame, None))
 
     def set_item(self, frame, obj, index, value):
+        if isinstance(obj, Instance):
+            own = obj.cls.lookup("__setitem__")
+            if isinstance(own, FunctionVal):
+                self.call_user(own, [obj, index, value], {})
+                return
+            obj = values.user_container_data(obj) or obj  # (a dict subclass: its items)
         unknown_length = getattr(obj, "unknown", False)
         if isinstance(obj, ListVal) and isinstance(index, int) and \
                 (0 if unknown_length else -len(obj.items)) <= index < len(obj.items):

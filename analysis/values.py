@@ -211,6 +211,16 @@ class ClassVal:
                 return c.attrs[name]
         return None
 
+    def attribute_hook(self, name: str):
+        """The class's own `__getattribute__` or `__setattr__` (a def of the program), else
+        None. Kept once found: every attribute read of its instances asks (a class's
+        methods are all bound when its body has run)."""
+        hooks = self.__dict__.setdefault("_attribute_hooks", {})
+        if name not in hooks:
+            found = self.lookup(name)
+            hooks[name] = found if isinstance(found, FunctionVal) else None
+        return hooks[name]
+
     def is_module(self) -> bool:
         """Derives from torch.nn.Module (directly or through other classes), or from a class
         that cannot be read (an import not installed: `labml_helpers.module.Module`,
@@ -230,14 +240,32 @@ class ClassVal:
 
 
 _USER_CONTAINERS = frozenset({"collections.UserDict", "collections.UserList"})
+# A subclass of dict itself keeps its items in the object: the analysis holds them in a
+# DictVal under this attribute (no Python name can clash with it).
+DICT_BASES = frozenset({"builtins.dict", "dict", "collections.OrderedDict", "typing.OrderedDict",
+                        "typing.Dict"})
+MAPPING_ATTR = "<mapping>"
+
+
+def is_dict_subclass(cls) -> bool:
+    return isinstance(cls, ClassVal) and any(b.name in DICT_BASES for b in cls.builtin_bases())
 
 
 def user_container_data(v):
     """The `data` dict or list of an instance of a UserDict or UserList subclass (gluonts'
-    InputSpec), which its inherited methods and `spec[name]` read; None otherwise."""
-    if not isinstance(v, Instance) or not any(b.name in _USER_CONTAINERS for b in v.cls.builtin_bases()):
+    InputSpec), or the items of a dict subclass (transformers' ACT2FN, ModelOutput), which
+    its inherited methods and `spec[name]` read; None otherwise."""
+    if not isinstance(v, Instance):
         return None
-    data = v.attrs.get("data")
+    bases = v.cls.builtin_bases()
+    if not bases:
+        return None
+    if any(b.name in _USER_CONTAINERS for b in bases):
+        data = v.attrs.get("data")
+    elif any(b.name in DICT_BASES for b in bases):
+        data = v.attrs.get(MAPPING_ATTR)
+    else:
+        return None
     return data if isinstance(data, (DictVal, ListVal)) else None
 
 
@@ -621,15 +649,17 @@ def _value_key(v, _seen):
     if isinstance(v, ClassVal):
         # The class body's code (digest) does not say what its bases and decorators turned
         # out to be (an import broken mid-typing makes `nn.Module` Unknown), nor the values
-        # of its class attributes: those are part of the class. A class is not changed after
-        # its body ran (assigning class attributes is not modelled), so the key is kept,
-        # unless an attribute holds a mutable object.
+        # of its class attributes: those are part of the class, and so are the defs set on
+        # it after its body (`Cls.make = staticmethod(make)`: their names). The key is kept
+        # until an attribute is set (statements.set_attr drops it), unless an attribute
+        # holds a mutable object.
         cached = v.__dict__.get("_key")
         if cached is not None:
             return cached
         data = [(k, x) for k, x in v.attrs.items() if not isinstance(x, FunctionVal)]
         key = ("cls", v.path, v.qualname, v.digest, tuple(value_key(b, _seen) for b in v.bases),
-               tuple(getattr(v, "decorators", ())), tuple((k, value_key(x, _seen)) for k, x in data))
+               tuple(getattr(v, "decorators", ())), tuple((k, value_key(x, _seen)) for k, x in data),
+               len(v.attrs))
         if not any(isinstance(x, Obj) for _, x in data):
             v._key = key
         return key

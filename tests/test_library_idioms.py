@@ -136,3 +136,32 @@ def test_next_fast_len_agrees_with_scipy():
         assert call(None, "scipy.fft.next_fast_len", [n], {"real": True}, None) == \
             scipy_fft.next_fast_len(n, real=True), n
     assert call(None, "scipy.fft.next_fast_len", [(1 << 20) + 1], {}, None) is SOME_INT
+
+
+def test_a_layer_handed_to_code_not_known_shows_no_seen_call_as_the_only_one():
+    # The model hands its Attention to a wrapper nothing is known of, which calls it in ways
+    # not seen: the shapes of the one call seen (`a(torch.randn(3, 16))`) are not the only ones.
+    text = (
+        "import torch\n"
+        "from torch import nn\n"
+        "from not_installed import make_wrapper\n"
+        "class Attention(nn.Module):\n"
+        "    def __init__(self, dim):\n"
+        "        super().__init__()\n"
+        "        self.proj = nn.Linear(dim, dim)\n"
+        "    def forward(self, x):\n"
+        "        y = self.proj(x)\n"
+        "        return y\n"
+        "class Model(nn.Module):\n"
+        "    def __init__(self, dim):\n"
+        "        super().__init__()\n"
+        "        self.block = make_wrapper(branch=Attention(dim))\n"
+        "    def forward(self, x):\n"
+        "        return self.block(x)\n"
+        "out = Model(16)(torch.randn(2, 5, 16))\n"
+        "z = Attention(16)(torch.randn(3, 16))\n"
+    )
+    shapes, diagnostics = _facts(text)
+    assert shapes["z"] == "Tensor[3, 16]"
+    assert shapes["y"] != "Tensor[3, 16]", shapes
+    assert not diagnostics
