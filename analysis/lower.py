@@ -247,6 +247,7 @@ class _UnitBuilder:
         self.next_id = first_id
         self.spans: dict = {}
         self.class_stack: list = []
+        self.def_keys: dict = {}  # key -> how many defs of this unit took it
 
     def _id(self, node) -> int:
         nid = self.next_id
@@ -487,6 +488,11 @@ class _UnitBuilder:
     def funcdef(self, node, decorators):
         name = node.name.value
         key = self.prefix + ".".join(self.class_stack + [name])
+        # A second def of the name in the same body (`if flex: def call(...) else: def
+        # call(...)`, a property's setter): a unit of its own, or it would replace the first's
+        n = self.def_keys[key] = self.def_keys.get(key, 0) + 1
+        if n > 1:
+            key = f"{key}#{n}"
         self.owner.funcdef(node, key)
         params = self.owner.units[key].params
         returns = None

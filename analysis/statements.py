@@ -86,6 +86,10 @@ class StatementsMixin:
                 return env
             fn = self.make_function(frame, s, env)
             self.record(frame, s.nid, fn, target=False)
+            getter = env.get(s.name)
+            if isinstance(getter, FunctionVal) and "property" in getter.decorators and \
+                    any(isinstance(d, ir.Attr) and d.name in ("setter", "deleter") for d in s.decorators):
+                return env  # `@heads.setter def heads(...)`: reading `self.heads` still runs the getter
             env[s.name] = self._decorated(frame, s, fn, env)
             return env
         if t is ir.ClassDef:
@@ -558,9 +562,10 @@ class StatementsMixin:
         return fn
 
     def _shadowed_def(self, frame, s: ir.FuncDef) -> bool:
-        """Units are keyed by qualified name, so of two defs with one name (`def f` again
-        further down, a class defined in both branches of an `if`) only the last has a unit:
-        the others must not run its body as theirs (a wrong shape). They are Unknown."""
+        """Units are keyed by qualified name, so of two module-level defs with one name
+        (`def f` again further down, a class defined in both branches of an `if`) only the
+        last has a unit: the others must not run its body as theirs (a wrong shape). They are
+        Unknown. (Within one def or class body each def has its own unit: lower.py.)"""
         unit = self.program.unit(frame.path, s.unit_key)
         if unit is None:
             return False
