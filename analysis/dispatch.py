@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sys
 
 import math
 import itertools
@@ -930,7 +931,11 @@ def call_external(engine, func, args, kwargs, site):
 
     if name.startswith("torch") and name not in _SILENT:
         engine.note_unknown_op(name)
-    escape(engine, args, kwargs, site, modules=True)  # a def or layer handed to it may be called in ways not seen
+    # A def handed to it may be called in ways not seen; a layer too when the callee is of a
+    # library not read (a wrapper that runs its branch), not torch's or Python's own
+    # utilities (`nn.utils.remove_weight_norm(m)`, `format(block)` in an f-string).
+    root = name.split(".", 1)[0]
+    escape(engine, args, kwargs, site, modules=root not in pybuiltins.EXTERNAL_ROOTS and root not in sys.stdlib_module_names)
     return UNKNOWN
 
 

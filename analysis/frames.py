@@ -21,10 +21,12 @@ MAX_STEPS = 1_000_000
 CALL_STEPS = 20
 POLL_EVERY = 256  # steps between two polls of the cancel hook
 MAX_VARIANTS = 128
-# The share of the budget one def no call reached may spend (infer.run_uncalled): a def that
-# fans out (a test helper rendering a tensor item by item through a library) must not leave
-# the file's other defs Unknown.
+# What one def no call reached may spend (infer.run_uncalled): what is left of the budget but
+# RESERVE_PER_DEF steps for each def after it (what a def's generic run takes, generously),
+# and at least 1/UNCALLED_SHARE of the budget. A def that fans out (a test helper rendering a
+# tensor item by item through a library) must not leave the file's other defs Unknown.
 UNCALLED_SHARE = 4
+RESERVE_PER_DEF = 10_000
 # Python's recursion limit during an analysis. Fixed, so that the result never depends on
 # what the process did before: jedi raises the limit from 1,000 to 3,000 when it is first
 # imported (the engine imports it lazily), and a run that ended in a RecursionError at one
@@ -80,7 +82,7 @@ def stop_run(engine, why: str) -> None:
 
 
 @contextmanager
-def budget_share(engine, steps: int):
+def budget_share(engine, steps: int, label: str):
     """Run a part of the analysis on at most `steps` more steps (and never past the whole
     budget): past them it raises Budget, which the caller catches to go on with the rest."""
     outer = engine.max_steps
@@ -89,6 +91,9 @@ def budget_share(engine, steps: int):
     try:
         yield
     finally:
+        if engine.max_steps < outer and engine.steps > engine.max_steps and not engine.stopped:
+            engine.log.append(f"budget:share: {label} stopped after its share of the budget ({steps:,} "
+                              "steps); what it did not reach is Unknown")
         # (stop_run ended the whole analysis meanwhile: it stays ended)
         engine.max_steps = min(outer, engine.steps) if engine.stopped else outer
         engine.step_limit = min(engine.max_steps, engine.steps + POLL_EVERY) if engine.cancel is not None \
@@ -328,6 +333,11 @@ def decided(entries):
     return reachable(entries, undecided_ways=False)
 
 
+def _is_own_self(frame, v) -> bool:
+    params = getattr(frame.unit, "params", ())
+    return bool(params) and getattr(frame, "bound_args", {}).get(params[0].name) is v
+
+
 def escape(engine, args, kwargs, site, modules=False) -> None:
     """Defs of the program handed to a call the analysis does not run (`torch.func.vmap(f)`,
     a library's `register_hook(fn)`, a method of an opaque object): that code may call them
@@ -343,10 +353,11 @@ def escape(engine, args, kwargs, site, modules=False) -> None:
         v = getattr(v, "wrapped", v)
         if isinstance(v, FunctionVal):
             frame.entry.escaped.add(v.unit_key)
-        elif modules and isinstance(v, Instance):
+        elif modules and isinstance(v, Instance) and not _is_own_self(frame, v):
             # A layer handed to something nothing is known of (`init_hyper_conn(branch=
             # Attention(...))` with init_hyper_conn not known) is called by it in ways not
-            # seen: its forward's hovers must not show the calls seen as the only ones.
+            # seen: its forward's hovers must not show the calls seen as the only ones. (Not
+            # a module handing itself over: to an inspector or registry of its own methods.)
             forward = v.cls.lookup("forward")
             if isinstance(forward, FunctionVal):
                 frame.entry.escaped.add(forward.unit_key)

@@ -16,7 +16,7 @@ import itertools
 
 from .values import SOME_INT, ClassVal, FunctionVal, Instance, alike, value_key
 from . import branchheap, values
-from .frames import UNCALLED_SHARE, Budget, Entry, budget_share, start_budget, stop_run, Frame, reachable, decided, _is_static, _short, _module_name
+from .frames import RESERVE_PER_DEF, UNCALLED_SHARE, Budget, Entry, budget_share, start_budget, stop_run, Frame, reachable, decided, _is_static, _short, _module_name
 from .expressions import ExpressionsMixin
 from .memo import MemoMixin
 from .statements import StatementsMixin
@@ -167,7 +167,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         order = sorted(units.items(), key=lambda kv: kv[0] in classes)
         built: dict | None = None
         try:
-            for key, unit in order:
+            for index, (key, unit) in enumerate(order):
                 if unit.kind != "function" or (key in self.called_units and key not in self.escaped_units) \
                         or "<locals>" in key:
                     continue
@@ -179,13 +179,14 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                         if len(group) < MAX_FACTORY_INSTANCES and all(inst is not g for g in group):
                             group.append(inst)
                 try:
-                    with budget_share(self, self.whole_budget // UNCALLED_SHARE):
+                    # What is left, but for a reserve for the defs after it (at least a share)
+                    share = max(self.whole_budget // UNCALLED_SHARE,
+                                self.max_steps - self.steps - RESERVE_PER_DEF * (len(order) - index - 1))
+                    with budget_share(self, share, f"the run of {key}"):
                         self._run_uncalled_def(path, key, module_env, classes, built, collected, own)
                 except Budget:
                     if self.stopped or self.steps >= self.whole_budget:
                         raise  # the whole budget is spent: what ran stays
-                    self.log.append(f"budget:def: the run of {key} stopped after its share of the budget; "
-                                    "its lines are Unknown")
         except Budget:
             pass  # the budget is spent (building a generic instance, say): what ran stays
         except RecursionError:

@@ -292,7 +292,7 @@ def test_a_budget_spent_by_a_later_def_keeps_what_the_earlier_ones_ran(tmp_path)
     host = AnalysisHost(EngineSettings(max_steps=60_000))
     host.set_file(path, SPENT_BY_A_LATER_DEF)
     result = host.analyze(path)
-    assert any(q.startswith("budget:def: the run of Costly.__init__") for q in host.query_log), host.query_log
+    assert any(q.startswith("budget:steps") for q in host.query_log), host.query_log
     assert "Tensor[b, n, dim]" in want
     assert "Tensor[b, n, dim]" in {f.shape for f in result.facts if f.is_target}
 
@@ -316,7 +316,7 @@ def test_a_def_that_spends_its_share_leaves_the_later_defs_their_budget(tmp_path
     host = AnalysisHost(EngineSettings(max_steps=60_000))
     host.set_file(path, SPENT_BY_AN_EARLIER_DEF)
     result = host.analyze(path)
-    assert any(q.startswith("budget:def: the run of costly") for q in host.query_log), host.query_log
+    assert any(q.startswith("budget:share: the run of costly") for q in host.query_log), host.query_log
     assert not any(q.startswith("budget:steps") for q in host.query_log), host.query_log
     assert "Tensor[b, n, dim]" in {f.shape for f in result.facts if f.is_target}
 
