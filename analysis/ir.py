@@ -275,8 +275,15 @@ class ImportFrom(Node):
 
 
 @dataclass(frozen=True)
+class Delete(Node):
+    """del a, b[i], c.d"""
+
+    targets: tuple
+
+
+@dataclass(frozen=True)
 class Simple(Node):
-    """pass / break / continue / raise / global / del ..."""
+    """pass / break / continue / raise / global ..."""
 
     kind: str
 

@@ -433,7 +433,11 @@ class _UnitBuilder:
                 for name, alias in node._as_name_tuples():
                     names.append((name.value, alias.value if alias is not None else None))
             return [ir.ImportFrom(self._id(node), module, level, tuple(names))]
-        if t in ("global_stmt", "nonlocal_stmt", "del_stmt"):
+        if t == "del_stmt":
+            target = node.children[1]
+            items = [c for c in target.children if c.type != "operator"] if target.type == "exprlist" else [target]
+            return [ir.Delete(self._id(node), tuple(self.expr(x) for x in items))]
+        if t in ("global_stmt", "nonlocal_stmt"):
             return [ir.Simple(self._id(node), t[:-5])]
         if t in ("funcdef", "classdef", "decorated", "if_stmt", "for_stmt", "while_stmt", "with_stmt", "try_stmt"):
             return self.stmt(node)

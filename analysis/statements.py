@@ -3,6 +3,7 @@ classes, imports, asserts, and writes to names, attributes and items. Mixed into
 `infer.Engine`."""
 from __future__ import annotations
 
+import copy
 import sys
 from contextlib import contextmanager
 
@@ -89,7 +90,13 @@ class StatementsMixin:
             getter = env.get(s.name)
             if isinstance(getter, FunctionVal) and "property" in getter.decorators and \
                     any(isinstance(d, ir.Attr) and d.name in ("setter", "deleter") for d in s.decorators):
-                return env  # `@heads.setter def heads(...)`: reading `self.heads` still runs the getter
+                # `@heads.setter def heads(...)`: reading `self.heads` still runs the getter,
+                # and `self.heads = v` runs the setter (set_attr)
+                if any(d.name == "setter" for d in s.decorators if isinstance(d, ir.Attr)):
+                    getter = copy.copy(getter)
+                    getter.setter = fn
+                    env[s.name] = getter
+                return env
             env[s.name] = self._decorated(frame, s, fn, env)
             return env
         if t is ir.ClassDef:
@@ -152,6 +159,9 @@ class StatementsMixin:
             if s.finalbody and out is not None:
                 out = self.exec_block(frame, s.finalbody, out)
             return out
+        if t is ir.Delete:
+            self.exec_delete(frame, s, env)
+            return env
         if t is ir.Simple:
             if s.kind == "raise":
                 frame.may_raise = True
@@ -757,6 +767,10 @@ class StatementsMixin:
             # `super().__setattr__` is the plain store below.
             self.call_user(hook, [obj, name, value], {})
             return
+        setter = obj.cls.property_setter(name) if isinstance(obj, Instance) else None
+        if setter is not None:  # `self.max_seq_length = n` of a property: its setter runs
+            self.call_user(setter, [obj, value], {})
+            return
         if isinstance(obj, Instance) and name == "__class__" and isinstance(value, ClassVal):
             # `layer.__class__ = MonotonicLinear`: the same object, its methods from then on
             self._mutated(obj)
@@ -799,6 +813,32 @@ class StatementsMixin:
             # `Transform.call_and_ladj = _call_and_ladj`: a def patched onto a class the
             # analysis does not read is called by code it does not see (frames.escape)
             escape(self, [value], {}, (frame, None))
+
+    def exec_delete(self, frame, s: ir.Delete, env):
+        """`del dims[dim + 1]` (a list's item, a dict's key) and `del x`; anything else is not
+        modelled and keeps its value."""
+        for target in s.targets:
+            if isinstance(target, ir.Name):
+                env.pop(target.id, None)
+            elif isinstance(target, ir.Subscript):
+                obj = self.eval(frame, target.obj, env, record=False)
+                index = self.eval(frame, target.index, env, record=False)
+                if isinstance(obj, Instance):
+                    obj = values.user_container_data(obj) or obj
+                if isinstance(obj, ListVal) and obj.kind == "list" and not getattr(obj, "unknown", False):
+                    self._mutated(obj)
+                    if type(index) is int and -len(obj.items) <= index < len(obj.items):
+                        del obj.items[index]
+                    else:  # an item not known: the list's length and items are not either
+                        obj.items.clear()
+                        obj.unknown = True
+                elif isinstance(obj, DictVal) and not getattr(obj, "unknown", False):
+                    self._mutated(obj)
+                    if _hashable(index) and not isinstance(index, S.Expr):
+                        obj.items.pop(index, None)
+                    else:
+                        obj.items.clear()
+                        obj.unknown = True
 
     def set_item(self, frame, obj, index, value):
         if isinstance(obj, Instance):

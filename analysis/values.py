@@ -221,6 +221,16 @@ class ClassVal:
             hooks[name] = found if isinstance(found, FunctionVal) else None
         return hooks[name]
 
+    def property_setter(self, name: str):
+        """The setter def of the class's property `name` (`@x.setter`), else None; kept like
+        attribute_hook's answers."""
+        hooks = self.__dict__.setdefault("_attribute_hooks", {})
+        key = ("setter", name)
+        if key not in hooks:
+            found = self.lookup(name)
+            hooks[key] = getattr(found, "setter", None) if isinstance(found, FunctionVal) else None
+        return hooks[key]
+
     def is_module(self) -> bool:
         """Derives from torch.nn.Module (directly or through other classes), or from a class
         that cannot be read (an import not installed: `labml_helpers.module.Module`,

@@ -77,3 +77,24 @@ seq = torch.randn(2, 7, 12)
 #^ Tensor[2, 7, 12]
 y = z(seq)
 #^ Tensor[2, 7, 12]
+
+
+# `del` of a list's item and a dict's key (litgpt's batched_index_select moves a dim to the
+# front with a permutation built this way)
+def batched_index_select(t, dim, idx):
+    *batch_shape, idx_size = idx.shape
+    res = torch.index_select(t, dim, idx.reshape(-1))
+    res = res.view(*t.shape[:dim], -1, idx_size, *t.shape[dim + 1:])
+    dims = [dim] + list(range(res.dim()))
+    del dims[dim + 1]
+    res = res.permute(dims)
+   #^ Tensor[2, 1, 4, 3, 5]
+    return res.view(*batch_shape, *res.shape[1:])
+
+
+picked = batched_index_select(torch.randn(1, 4, 6, 5), 2, torch.tensor([[0, 1, 2], [3, 4, 5]]))
+#^ Tensor[2, 1, 4, 3, 5]
+options = {"act": "GELU", "hidden": 24, "max_len": 10}
+del options["max_len"]
+counts = torch.zeros(len(options))
+#^ Tensor[2]

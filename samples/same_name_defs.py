@@ -1,7 +1,8 @@
 """Two defs of one name in one body: a helper defined on each way of a check whose value is
 not known (torchtune's `_sdpa_or_flex_attention`: flex attention when CUDA says so, SDPA
 otherwise), and a property with its setter. Each def keeps its own body: the helper is
-one of the two, called each way, and the property reads with the getter."""
+one of the two, called each way, and the property reads with the getter and is set
+with the setter."""
 import torch
 from torch import nn
 
@@ -33,7 +34,8 @@ class Attention(nn.Module):
 
     @heads.setter
     def heads(self, value):
-        self._heads = value * 2
+        self._heads = value
+        self.scale = (32 // value) ** -0.5
 
     def forward(self, x):
         b, n, d = x.shape
@@ -47,3 +49,6 @@ class Attention(nn.Module):
 attn = Attention(32, heads=4)
 y = attn(torch.randn(2, 6, 32))
 #^ Tensor[2, 6, 32]
+attn.heads = 2
+q = attn.qkv(torch.randn(2, 6, 32)).view(2, 6, 3, attn.heads, -1)
+#^ Tensor[2, 6, 3, 2, 16]
