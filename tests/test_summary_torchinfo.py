@@ -223,6 +223,21 @@ _PARAMETER_OR_BUFFER = ("a tensor registered as a parameter on one way of an `if
 
 # Known gaps on the corpus, each failing until fixed (strict).
 KNOWN_CORPUS: dict = {
+    # batch 23, found on first contact (stop 42), not fixed:
+    "rw_itf_2d.py": "one RotaryEmbedding shared by the blocks: its rows are not where torchinfo lists "
+                    "them (as fast-transformer's)",
+    "rw_lgpt_model.py": "GPT's Block rows: the blocks run in a loop over configs whose rope cache and "
+                        "masks are partly unknown, so a Block row has no shape",
+    "rw_lgpt_adapter.py": "GPT's Block rows have no shape (as litgpt's model.py)",
+    "rw_lgpt_lora.py": "LoRA's dropout row (Dropout or Identity by config) is not among torchinfo's",
+    "rw_onmt_rnndec.py": "the RNN rows (an LSTM called with a state tuple, StackedLSTM): shape and "
+                         "parameters not matched",
+    "rw_onmt_tdec.py": "decoder rows whose inputs go through the layer cache have no shape; the LM "
+                       "decoder's layers come in another order",
+    "rw_spd_dat.py": "SGFN and Spatial_Attention rows are those of another instance than torchinfo's "
+                     "(the driver builds them with several hyperparameters)",
+    "rw_spd_swinir.py": "Mlp rows are those of another instance than torchinfo's (mlp_ratio differs by "
+                        "config), and a drop_path Identity row torchinfo does not list",
     "rw_recbole_layers.py": "ContextSeqEmbLayer builds its embeddings from a dataset's feature tables "
                             "(recbole Interaction objects the analysis does not compute): no rows for them",
     "rw_block_recurrent.py": _METHOD_CALLS,
