@@ -900,6 +900,9 @@ def call_external(engine, func, args, kwargs, site):
         return args[0] if args else UNKNOWN  # in-place initializers return their tensor
     if name == "typing.cast":
         return args[1] if len(args) == 2 else UNKNOWN
+    if name in ("torch.nn.utils.skip_init", "torch.nn.utils.init.skip_init") and args:
+        # The module built on the meta device and moved back uninitialized: the module itself
+        return engine.call_value(args[0], list(args[1:]), {k: v for k, v in kwargs.items() if k != "device"}, site)
     if name == "torch.utils.checkpoint.checkpoint" and args:
         # Activation checkpointing runs the function on the arguments (and again in backward).
         own = {k: v for k, v in kwargs.items() if k not in _CHECKPOINT_OPTIONS}

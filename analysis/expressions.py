@@ -24,7 +24,7 @@ from .dispatch import (SOME_FLOAT, binary_op, call_external, compare_values, ext
 from .nnmodules import call_module
 from .calltrace import traced
 from .frames import (MAX_UNROLL, escape, over_step_limit, Dep, DiagRecord, Entry, Frame, _PseudoUnit, _LazyIter, _add_fact,
-                     _hashable)
+                     _hashable, _is_module_value)
 
 
 # Tensor methods taking a size as ints or as one sequence (`x.view(*s)` is `x.view(s)`).
@@ -638,6 +638,8 @@ class ExpressionsMixin:
             if isinstance(fallback, FunctionVal):  # the class answers names it lacks
                 return self.call_user(fallback, [obj, name], {})
             if obj.cls.is_module():
+                if name == "_modules":  # its parts by name, in the order they were set
+                    return DictVal({k: v for k, v in obj.attrs.items() if _is_module_value(v)})
                 return external_attr(self, Ref("torch.nn.Module"), name, obj)
             own = _transform_method(obj.cls, name)
             if own is not None:

@@ -187,6 +187,10 @@ def container_item(engine, c, index):
 def container_attr(engine, c, name):
     if c.keys and name in c.keys:
         return c.items[c.keys.index(name)]
+    if name == "_modules" and not getattr(c, "unknown", False):
+        # (`for m in self.make_embedding._modules.values()`: its parts by name, in order)
+        keys = c.keys if c.keys is not None and len(c.keys) == len(c.items) else [str(i) for i in range(len(c.items))]
+        return DictVal(dict(zip(keys, c.items)))
     return BoundRef(name, c)
 
 

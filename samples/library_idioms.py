@@ -329,3 +329,24 @@ collected = []
 collect(collected, 0)
 stacked = torch.stack(collected)
 #^ Tensor[1, 1]
+
+
+# torch.nn.utils.skip_init builds the module (uninitialized); a Sequential's `_modules`
+# holds its parts by name (OpenNMT's Embeddings: the last part gets the decoding step)
+class StepEmbeddings(nn.Module):
+    def __init__(self, vocab, dim):
+        super().__init__()
+        self.make_embedding = nn.Sequential()
+        self.make_embedding.add_module("lut", nn.utils.skip_init(nn.Embedding, num_embeddings=vocab, embedding_dim=dim))
+        self.make_embedding.add_module("proj", nn.Linear(dim, 2 * dim))
+
+    def forward(self, source):
+        for i, module in enumerate(self.make_embedding._modules.values()):
+            source = module(source)
+        return source
+
+
+tokens = StepEmbeddings(20, 16)(torch.randint(0, 20, (2, 8)))
+#^ Tensor[2, 8, 32]
+parts = torch.zeros(len(StepEmbeddings(20, 16)._modules))
+#^ Tensor[1]
