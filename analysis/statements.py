@@ -798,6 +798,11 @@ class StatementsMixin:
         elif isinstance(obj, NNModule):
             self._mutated(obj)
             obj.attrs[name] = value
+        elif isinstance(obj, ModuleNS) and obj.env is not None:
+            # `setattr(litgpt.model, "LLaMAMLP", LLaMAMLP)`: the module's global from now on
+            for f in self.stack[1:]:
+                f.pure = False
+            obj.env[name] = value
         elif isinstance(obj, ClassVal) and getattr(obj, "path", ""):
             # `HyperConnections.get_init_and_expand_reduce_stream_functions = staticmethod(...)`
             # after the class body: a class attribute like the body's own (in a call, the

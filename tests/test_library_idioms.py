@@ -165,3 +165,31 @@ def test_a_layer_handed_to_code_not_known_shows_no_seen_call_as_the_only_one():
     assert shapes["z"] == "Tensor[3, 16]"
     assert shapes["y"] != "Tensor[3, 16]", shapes
     assert not diagnostics
+
+
+def test_a_module_attribute_set_from_outside_is_the_modules_global(tmp_path):
+    # litgpt's Config looks its MLP class up in litgpt.model; a script points that name at
+    # its own class with setattr: the module's code then reads that class.
+    (tmp_path / "registry.py").write_text(
+        "from torch import nn\n"
+        "MLP = nn.Identity\n"
+        "def build(dim):\n"
+        "    return MLP(dim)\n")
+    main = tmp_path / "main.py"
+    main.write_text(
+        "import torch\n"
+        "from torch import nn\n"
+        "import registry\n"
+        "class Wide(nn.Module):\n"
+        "    def __init__(self, dim):\n"
+        "        super().__init__()\n"
+        "        self.fc = nn.Linear(dim, 4 * dim)\n"
+        "    def forward(self, x):\n"
+        "        return self.fc(x)\n"
+        "setattr(registry, 'MLP', Wide)\n"
+        "y = registry.build(8)(torch.randn(2, 8))\n")
+    host = AnalysisHost(workspace_root=str(tmp_path))
+    for f in (tmp_path / "registry.py", main):
+        host.set_file(str(f), f.read_text())
+    shapes = {f.text: f.shape for f in host.analyze(str(main)).facts if f.is_target}
+    assert shapes.get("y") == "Tensor[2, 32]", shapes
