@@ -31,7 +31,7 @@ from .ops.spec import Dtype, TensorValue
 from .ops.packed import PackedSeq
 from .shapes import UNKNOWN
 from .alternatives import OneOf
-from .values import ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, NNModule, original
+from .values import ClassVal, Container, DictVal, FunctionVal, Instance, ListVal, NNModule, original, user_container_data
 
 MAX_ROWS = 5_000  # a module tree past this is cut (the summary says so)
 _BYTES = {"float64": 8, "int64": 8, "complex64": 8, "float32": 4, "int32": 4, "float16": 2,
@@ -133,8 +133,10 @@ def value_text(v) -> str:
 
 def torchinfo_size(v):
     """The shape torchinfo shows for a module's output: a tensor's; for a tuple or list,
-    its first element's (recursively); for a dict, its last value's. None when unknown."""
+    its first element's (recursively); for a dict (a ModelOutput too), its last value's. None
+    when unknown."""
     for _ in range(16):
+        v = user_container_data(v) or v  # (a dict subclass: its items)
         if isinstance(v, TensorValue):
             return v.shape
         if isinstance(v, PackedSeq):
