@@ -390,14 +390,9 @@ def _super_init(engine, inst, args, kwargs):
     if not isinstance(inst, Instance):
         return
     mapping = inst.attrs.get(values.MAPPING_ATTR)
-    if isinstance(mapping, DictVal):  # a dict subclass: dict(*args, **kwargs)'s items
-        engine._mutated(mapping)
-        if args and isinstance(args[0], DictVal) and not getattr(args[0], "unknown", False):
-            mapping.items.update(args[0].items)
-        elif args:
-            mapping.items.clear()
-            mapping.unknown = True
-        mapping.items.update(kwargs)
+    if isinstance(mapping, DictVal):  # a dict subclass: dict(*args, **kwargs)'s items, as update
+        from .dispatch import _dict_method
+        _dict_method(engine, mapping, "update", list(args[:1]), kwargs)
         return
     for base in inst.cls.builtin_bases():
         kind = CONTAINERS.get(base.name)

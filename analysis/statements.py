@@ -800,15 +800,13 @@ class StatementsMixin:
             obj.attrs[name] = value
         elif isinstance(obj, ModuleNS) and obj.env is not None:
             # `setattr(litgpt.model, "LLaMAMLP", LLaMAMLP)`: the module's global from now on
-            for f in self.stack[1:]:
-                f.pure = False
+            self._shared_state_changed()
             obj.env[name] = value
         elif isinstance(obj, ClassVal) and getattr(obj, "path", ""):
             # `HyperConnections.get_init_and_expand_reduce_stream_functions = staticmethod(...)`
             # after the class body: a class attribute like the body's own (in a call, the
             # call is not memoized: it changed a class other calls read)
-            for f in self.stack[1:]:
-                f.pure = False
+            self._shared_state_changed()
             obj.attrs[name] = value
             obj.__dict__.pop("_key", None)  # (values.value_key: the class's attributes)
             obj.__dict__.pop("_attribute_hooks", None)
@@ -925,6 +923,12 @@ class StatementsMixin:
         if isinstance(index, bool) or isinstance(index, int):
             return  # out of range: Python raises
         obj.items[:] = [self.join(x, value) for x in obj.items]
+
+    def _shared_state_changed(self):
+        """A write to a module's globals or a class, which every call may read: the calls on
+        the stack are not memoized (the module's top level runs once anyway)."""
+        for f in self.stack[1:]:
+            f.pure = False
 
     def _mutated(self, obj):
         """A write to a heap object: calls since its creator are impure (see module doc)."""

@@ -215,20 +215,23 @@ class ClassVal:
         """The class's own `__getattribute__` or `__setattr__` (a def of the program), else
         None. Kept once found: every attribute read of its instances asks (a class's
         methods are all bound when its body has run)."""
-        hooks = self.__dict__.setdefault("_attribute_hooks", {})
-        if name not in hooks:
-            found = self.lookup(name)
-            hooks[name] = found if isinstance(found, FunctionVal) else None
-        return hooks[name]
+        return self._kept(name, lambda found: found if isinstance(found, FunctionVal) else None)
 
     def property_setter(self, name: str):
         """The setter def of the class's property `name` (`@x.setter`), else None; kept like
         attribute_hook's answers."""
-        hooks = self.__dict__.setdefault("_attribute_hooks", {})
-        key = ("setter", name)
+        return self._kept(("setter", name), lambda found: getattr(found, "setter", None)
+                          if isinstance(found, FunctionVal) else None)
+
+    def _kept(self, key, answer):
+        """answer(lookup of the name in `key`), kept per class until an attribute is set on
+        it (statements.set_attr). On every attribute read and store of an instance: no
+        allocation once kept."""
+        hooks = self.__dict__.get("_attribute_hooks")
+        if hooks is None:
+            hooks = self._attribute_hooks = {}
         if key not in hooks:
-            found = self.lookup(name)
-            hooks[key] = getattr(found, "setter", None) if isinstance(found, FunctionVal) else None
+            hooks[key] = answer(self.lookup(key if isinstance(key, str) else key[1]))
         return hooks[key]
 
     def is_module(self) -> bool:
