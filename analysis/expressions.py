@@ -23,7 +23,7 @@ from .dispatch import (SOME_FLOAT, binary_op, call_external, compare_values, ext
                        subscript_value, unary_op)
 from .nnmodules import call_module
 from .calltrace import traced
-from .frames import (MAX_UNROLL, escape, over_step_limit, Dep, DiagRecord, Entry, Frame, _PseudoUnit, _LazyIter, _add_fact,
+from .frames import (MAX_UNROLL, escape, escape_receiver, over_step_limit, Dep, DiagRecord, Entry, Frame, _PseudoUnit, _LazyIter, _add_fact,
                      _hashable, _is_module_value)
 
 
@@ -291,6 +291,8 @@ class ExpressionsMixin:
         if generators.is_yield(node):
             return generators.record_yield(self, frame, node, env)
         func = self.eval(frame, node.func, env, record=False)
+        if func is UNKNOWN:
+            self._escape_receiver(frame, node, env)
         args, kwargs = [], {}
         neutral_rest = False  # a generic `**kwargs` spread into a torch op (spread_is_neutral)
         options = None  # a spread DictOptions: the call runs once per option
@@ -375,6 +377,22 @@ class ExpressionsMixin:
         if args[at:]:
             values.added_after_loop(self, seq, args[at:])
         return self.new_obj(seq)
+
+    def _escape_receiver(self, frame, node, env) -> None:
+        """`model.generate(ids)` where `generate` is not known at all (an attribute not
+        resolved): frames.escape_receiver. Only a name or one attribute of a name is read
+        again: no user code runs twice."""
+        target = node.func
+        if not isinstance(target, ir.Attr):
+            return
+        obj = target.obj
+        if not (isinstance(obj, ir.Name) or (isinstance(obj, ir.Attr) and isinstance(obj.obj, ir.Name))):
+            return
+        if target.name.startswith("_"):
+            return  # (a private hook of its own library)
+        receiver = self.eval(frame, obj, env, record=False)
+        if isinstance(receiver, Instance):
+            escape_receiver(self, receiver, [], {}, (frame, node))
 
     def _finish_call(self, frame, node, func, args, kwargs, neutral_rest):
         if neutral_rest and not spread_is_neutral(REGISTRY[func.name], args, kwargs):

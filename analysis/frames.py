@@ -164,6 +164,7 @@ class Entry:
         self.may_raise = False  # its run may have raised (see Frame.may_raise)
         self.rank_blind = False  # a call with an argument of unknown rank (memo.call_user)
         self.escaped: set = set()  # unit keys of defs of the file handed to code not run (escape)
+        self.replayed: set = set()  # ... of forwards of models whose own unknown methods ran (escape_receiver)
 
 
 class Frame:
@@ -336,6 +337,31 @@ def decided(entries):
 def _is_own_self(frame, v) -> bool:
     params = getattr(frame.unit, "params", ())
     return bool(params) and getattr(frame, "bound_args", {}).get(params[0].name) is v
+
+
+def user_call_on_other(engine, obj, site) -> bool:
+    """A call made by the user's own code (not a library's: it calls its hooks on its own
+    objects), on an object other than the calling method's own `self`."""
+    frame = site[0] if site else None
+    if frame is None or getattr(frame, "entry", None) is None or engine.program.is_library(frame.path):
+        return False
+    return not _is_own_self(frame, obj)
+
+
+def escape_receiver(engine, obj, args, kwargs, site) -> None:
+    """`model.generate(ids, num_beams=2)`, a method of a user model that the analysis does
+    not run (a library mixin's decorated method): it runs with the model as `self` and may
+    call the model's forward with inputs of other sizes than the calls seen (batch x beams,
+    one token at a time). The forward is escaped, and its seen calls are run again with
+    every size made a symbol (infer.replay_widened), so the layers it calls show those dims
+    as not known either. A library calling its own hooks, or a method on its own `self`, is
+    not this (user_call_on_other)."""
+    if not user_call_on_other(engine, obj, site):
+        return
+    escape(engine, [obj] + list(args), kwargs, site, modules=True)
+    forward = obj.cls.lookup("forward")
+    if isinstance(forward, FunctionVal):
+        site[0].entry.replayed.add(forward.unit_key)
 
 
 def escape(engine, args, kwargs, site, modules=False) -> None:

@@ -83,17 +83,22 @@ def _engine_view(engine, path: str) -> tuple:
     defaults = getattr(engine, "default_roots", set())
     by_defaults = {e.id for e in reachable([r for r in engine.roots if r.id in defaults])} if defaults else set()
     marked_only: dict = {}  # unit key -> live entries that only marked lines of it
+    replays = engine.__dict__.get("replay_ids", set())  # (infer.replay_widened)
     on_decided_ways = _per_run(engine, _decided_ids)
     for entry in engine.live.values():
         generic = entry.id not in engine.real_ids
         facts, marked = _fact_units(entry, path)
         for unit_key in facts | marked:
-            if generic and unit_key in engine.real_units and unit_key not in engine.escaped_units:
+            if generic and unit_key in engine.real_units and unit_key not in engine.escaped_units \
+                    and entry.id not in replays:
                 continue  # a def the file really runs: facts come from those runs only (unless
-                # it was also handed to code not run, which may call it otherwise: frames.escape)
+                # it was also handed to code not run, which may call it otherwise: frames.escape,
+                # or reached by such a call: infer.replay_widened)
             (by_unit if unit_key in facts else marked_only).setdefault(unit_key, []).append(entry)
         only_guessed = trusted is not None and entry.id not in trusted
         blind_only = entry.id not in on_decided_ways  # (called only on undecided ways)
+        if generic and entry.id in replays:
+            continue  # (a seen call again with its sizes as symbols: hovers only)
         for rec in entry.diags.values():
             if blind_only and not rec.static:
                 continue
@@ -467,6 +472,10 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
         guessed = trusted is not None and entry.id not in trusted
         # (a way with an optional input given as an unknown value: only its marks count)
         widen_only = guessed and entry.id in _widening_ids(engine)
+        # A seen call run again with symbolic sizes (infer.replay_widened), in a def the file
+        # really runs: its dims widen the real runs' ones, its rank (made up) hides none.
+        replayed = unit_key in engine.real_units and entry.id not in engine.real_ids and \
+            entry.id in engine.__dict__.get("replay_ids", ())
         for key, vals in _facts_by_unit(entry).get((path, unit_key), ()):
             kind = key[0]
             if widen_only and kind != "<unknown>":
@@ -482,7 +491,7 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
                 if guessed and not widen_only:
                     continue  # a guessed way (an optional input given) adds shapes, never removes them
                 unevaluated.add(key[3])
-                if widen_only:
+                if widen_only or replayed:
                     continue  # (an unknown given value hides the dims the default way computed, no more)
                 if "rank" in vals or entry.rank_blind:  # (marked so when a later call reused it)
                     rank_blind.add(key[3])
@@ -491,6 +500,11 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
                     if _stands_for_real_calls(engine, entry):
                         kind_unknown_run.add(key[3])
             else:
+                if replayed and any(_open_rank(v) for v in vals):
+                    unevaluated.add(key[2])  # (its dims are not known: the real runs' are not either)
+                    vals = [v for v in vals if not _open_rank(v)]
+                    if not vals:
+                        continue
                 bucket = facts.setdefault(key[2], [])
                 if labels:
                     by_text = sources.setdefault(key[2], {})

@@ -71,6 +71,10 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.unchanged_ids: set = set()
         self.called_units: set = set()
         self.escaped_units: set = set()
+        self.replayed_units: set = set()
+        # The file's own calls of each def (a few per def, until run_uncalled starts), for
+        # replay_widened: {unit key: {arguments key: (fn, bound arguments)}}
+        self.seen_calls: dict | None = {}
         self.soft_conditions: set = set()  # requirements on made-up symbols (dispatch._rests_on_soft)
         self.probing = 0  # > 0 while a generic context's inputs are being probed (generic.py)
         self.joining_probes = 0  # > 0 while inputs left open are probed again (probe_inputs)
@@ -153,6 +157,8 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
     def run_uncalled(self, path: str):
         """Analyse defs no call reached, with parameters from annotations or Unknown."""
         self.compute_live()
+        self.seen_calls_done = self.seen_calls
+        self.seen_calls = None  # (the generic runs' calls are made up: not recorded)
         self.real_ids = set(self.live)  # entries reached by running the file itself
         self.real_units = set(self.called_units)
         units = self.program.units(path) or {}
@@ -187,6 +193,15 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                 except Budget:
                     if self.stopped or self.steps >= self.whole_budget:
                         raise  # the whole budget is spent: what ran stays
+                if key in self.replayed_units and key in self.real_units:
+                    try:
+                        share = max(self.whole_budget // UNCALLED_SHARE,
+                                    self.max_steps - self.steps - RESERVE_PER_DEF * (len(order) - index - 1))
+                        with budget_share(self, share, f"the replay of {key}"):
+                            self.replay_widened(key, collected)
+                    except Budget:
+                        if self.stopped or self.steps >= self.whole_budget:
+                            raise
         except Budget:
             pass  # the budget is spent (building a generic instance, say): what ran stays
         except RecursionError:
@@ -268,6 +283,30 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             # is a symbol): this def's run is lost, not the other defs' (each frame's
             # `finally` put the engine's state back on the way out).
             self.log.append(f"budget:recursion: the run of {key} went deeper than the stack allows")
+
+    def replay_widened(self, key: str, collected: list) -> None:
+        """The calls the file made of a forward escaped by `model.generate(...)`-like code
+        (frames.escape_receiver), run again with each size of their tensors a symbol (same
+        ranks, same dtypes, the rest as given): that code calls the forward with sizes not
+        seen, and the layers it reaches show those dims as not known (ide: these runs widen
+        the real runs' dims, never their rank, and give no diagnostics)."""
+        replays = self.__dict__.setdefault("replay_ids", set())
+        done = set()
+        for fn, bound in (self.__dict__.get("seen_calls_done") or {}).get(key, {}).values():
+            if len(done) >= MAX_REPLAYS:
+                break
+            unit = self.program.unit(fn.path, fn.unit_key)
+            if unit is None or any(p.kind not in ("pos", "kwonly") for p in unit.params):
+                continue
+            widened = {name: _widened(name, v) for name, v in bound.items()}
+            sig = tuple((name, value_key(v)) for name, v in widened.items())
+            if sig in done:
+                continue
+            done.add(sig)
+            start, roots = len(collected), len(self.roots)
+            self.call_user(fn, [], widened, generic=True)
+            # (its entry, memoized; or merged into the roots when impure)
+            replays.update(e.id for e in reachable(collected[start:] + self.roots[roots:]))
 
     def flag_worlds(self, cls, inst, module_env=None) -> list:
         """The instances of a class nobody builds, one per value of the bool flags its
@@ -780,6 +819,18 @@ def _heirs_with_init(module_env, cls, fn, name) -> list:
 
 def _unpacked(uses) -> bool:
     return any(kind == "items" for kind, _ in uses)
+
+
+# Seen calls of one escaped forward run again with symbolic sizes (replay_widened)
+MAX_REPLAYS = 4
+
+
+def _widened(name: str, v):
+    """A tensor of known sizes as one of the same rank and dtype whose sizes are symbols
+    named after the parameter (`input_ids_0`, `input_ids_1`); anything else as it is."""
+    if isinstance(v, TensorValue) and v.shape is not None and v.tail is None and v.values is None:
+        return TensorValue(tuple(S.sym(f"{name}_{i}") for i in range(len(v.shape))), v.dtype)
+    return v
 
 
 def _reached_by_others(own: dict, path: str, runs: dict) -> set:

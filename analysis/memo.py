@@ -134,6 +134,7 @@ class MemoMixin:
     def compute_live(self):
         """Entries reachable from this run's roots: exactly what the results are made of."""
         self.live, self.called_units, self.escaped_units = {}, set(), set()
+        self.replayed_units = set()
         todo = list(self.roots)
         while todo:
             e = todo.pop()
@@ -144,6 +145,7 @@ class MemoMixin:
             self.called_units.add(e.unit_key)
             self.called_units.update(k for _, k in e.units)
             self.escaped_units |= e.escaped
+            self.replayed_units |= e.__dict__.get("replayed", ())
             todo.extend(e.children)
 
     # =====================================================================================
@@ -249,6 +251,11 @@ class MemoMixin:
             call_key = arguments_key(args, kwargs)  # before the call, for the caller's deps
         except RecursionError:
             return UNKNOWN
+        seen = self.seen_calls
+        if seen is not None and not (generic or self.probing):
+            calls = seen.setdefault(fn.unit_key, {})
+            if len(calls) < 4:
+                calls.setdefault(args_key, (fn, bound))  # (infer.replay_widened)
         # A probing run (generic.py) decides nothing: its results are its own.
         key = (fn.qualname, fn.path, unit.digest, args_key,
                "probe" if self.probing else "silent" if self.silent and not generic else generic)
@@ -380,6 +387,7 @@ class MemoMixin:
         caller.entry.children.extend(entry.children)
         caller.entry.global_reads.update(entry.global_reads)
         caller.entry.escaped |= entry.escaped
+        caller.entry.replayed |= entry.__dict__.get("replayed", set())
         for pid, uses in entry.__dict__.get("probe_uses", {}).items():
             caller.entry.__dict__.setdefault("probe_uses", {}).setdefault(pid, []).extend(uses)
         if "grad_flags" in entry.__dict__:  # requires_grad writes (calltrace.requires_grad)

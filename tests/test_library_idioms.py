@@ -193,3 +193,44 @@ def test_a_module_attribute_set_from_outside_is_the_modules_global(tmp_path):
         host.set_file(str(f), f.read_text())
     shapes = {f.text: f.shape for f in host.analyze(str(main)).facts if f.is_target}
     assert shapes.get("y") == "Tensor[2, 32]", shapes
+
+
+_GENERATE_LIKE = (
+    "import torch\n"
+    "from torch import nn\n"
+    "from not_installed import GenerationMixin\n"
+    "class Encoder(nn.Module):\n"
+    "    def __init__(self, dim):\n"
+    "        super().__init__()\n"
+    "        self.emb = nn.Embedding(50, dim)\n"
+    "        self.proj = nn.Linear(dim, dim)\n"
+    "    def forward(self, ids):\n"
+    "        h = self.proj(self.emb(ids))\n"
+    "        return h\n"
+    "class LM(nn.Module, GenerationMixin):\n"
+    "    def __init__(self, dim):\n"
+    "        super().__init__()\n"
+    "        self.enc = Encoder(dim)\n"
+    "        self.head = nn.Linear(dim, 50)\n"
+    "    def forward(self, ids):\n"
+    "        logits = self.head(self.enc(ids))\n"
+    "        return logits\n"
+    "m = LM(16)\n"
+    "out = m(torch.randint(0, 50, (2, 7)))\n"
+)
+
+
+def test_a_model_method_not_known_may_call_its_forward_with_other_sizes():
+    # `m.generate(ids, num_beams=2)` of a base class not read runs the model's forward with
+    # batch x beams and one token at a time: the seen call's sizes are not the only ones,
+    # down to the layers the forward calls; the sizes its weights fix still hold.
+    shapes, diagnostics = _facts(_GENERATE_LIKE + "seq = m.generate(torch.randint(0, 50, (2, 7)), num_beams=2)\n")
+    assert shapes["logits"] == "Tensor[?, ?, 50]", shapes
+    assert shapes["h"] == "Tensor[?, ?, 16]", shapes
+    assert not diagnostics
+    # Without that call, the seen call is the only one.
+    shapes, _ = _facts(_GENERATE_LIKE)
+    assert shapes["logits"] == "Tensor[2, 7, 50]" and shapes["h"] == "Tensor[2, 7, 16]", shapes
+    # A method of torch's own nn.Module calls no forward: nothing changes.
+    shapes, _ = _facts(_GENERATE_LIKE + "sd = m.state_dict()\n")
+    assert shapes["logits"] == "Tensor[2, 7, 50]", shapes
