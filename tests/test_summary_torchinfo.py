@@ -223,6 +223,27 @@ _PARAMETER_OR_BUFFER = ("a tensor registered as a parameter on one way of an `if
 
 # Known gaps on the corpus, each failing until fixed (strict).
 KNOWN_CORPUS: dict = {
+    # batch 24, found on first contact (stop 43), not fixed:
+    "rw_coqui_glow_transformer.py": "attention and feed-forward rows show another instance of the driver (it "
+                                    "builds several), and a LayerNorm row is not where torchinfo lists it",
+    "rw_coqui_hifigan.py": "weight-normed convolutions (ParametrizedConv1d rows) are not where torchinfo lists them",
+    "rw_fai_awdlstm.py": "WeightDropout's LSTM counts its raw weight twice (384 parameters, torchinfo 240), and "
+                         "an empty hidden_dps row torchinfo does not list",
+    "rw_fai_layers.py": "fastai's ConvLayer (an nn.Sequential subclass built by its own __init__) and the "
+                        "layers made of it get rows without a shape",
+    "rw_fai_textcore.py": "SentenceEncoder's row has no shape (it runs its module over chunks in a loop)",
+    "rw_hft_clip.py": "CLIPEncoder's row shows its hidden states where torchinfo shows its last attentions, and "
+                      "fc1 rows are not where torchinfo lists them",
+    "rw_hft_llama.py": "the rotary embedding's row shows the batch of the input (2) where torchinfo has 1, "
+                       "and an act_fn row is not where torchinfo lists it",
+    "rw_hft_t5.py": "rows of the gated feed-forward and of pruned attention heads (parameter counts not known)",
+    "rw_hft_whisper.py": "the positional embedding's row has one dim less than torchinfo's, and decoder layer "
+                         "rows have no shape",
+    "rw_sj_attention.py": "spikingjelly neurons' surrogate_function modules get rows torchinfo does not list",
+    "rw_sj_maxformer.py": "surrogate_function rows torchinfo does not list (as spikingjelly's attention)",
+    "rw_sj_msresnet.py": "surrogate_function rows torchinfo does not list (as spikingjelly's attention)",
+    "rw_tdyn_galerkin.py": "the Galerkin layers' basis module (expfunc, a Fourier) gets a row torchinfo does "
+                           "not list",
     # batch 23, found on first contact (stop 42), not fixed:
     "rw_itf_2d.py": "one RotaryEmbedding shared by the blocks: its rows are not where torchinfo lists "
                     "them (as fast-transformer's)",
