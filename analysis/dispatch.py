@@ -913,6 +913,12 @@ def call_external(engine, func, args, kwargs, site):
         if primals is not None:
             out = engine.call_value(args[0], list(primals), {}, site)
             return ListVal([out, out], "tuple")
+    if name in enums.FUNCTIONAL and args:
+        frame = site[0] if site else None
+        cls = enums.functional(name, args, kwargs, getattr(frame, "path", ""),
+                               getattr(getattr(frame, "unit", None), "digest", ""))
+        if cls is not None:
+            return cls
     if name in _CONSTANT_CALLS:
         return _CONSTANT_CALLS[name]
     if name == "torch.is_tensor" and len(args) == 1:
@@ -1812,6 +1818,15 @@ def _contains(engine, container, item):
         container = values.user_container_data(container) or container  # (a dict subclass)
     if enums.is_enum_class(container):
         return enums.contains(container, item)
+    if isinstance(item, enums.EnumMember) and isinstance(container, ListVal) and \
+            not getattr(container, "unknown", False):
+        # `norm_type in (NormType.Batch, NormType.BatchZero)`: equality with each item
+        found = [enums.equal(item, x) if isinstance(x, enums.EnumMember) or x is None or
+                 isinstance(x, enums._PLAIN) else UNKNOWN for x in container.items]
+        if any(f is True for f in found):
+            return True
+        if all(f is False for f in found):
+            return False
     if isinstance(item, enums.EnumMember) and item.mixin is not None:
         item = item.value  # a str/int enum member hashes and compares as its value
     if isinstance(container, pybuiltins.SignatureParams) and not container.complete and \

@@ -116,3 +116,47 @@ def contains(cls, item):
     if isinstance(item, _PLAIN):
         return any(type(m.value) is type(item) and m.value == item for m in members(cls))
     return UNKNOWN
+
+
+FUNCTIONAL = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
+
+
+def functional(name: str, args, kwargs, site_path: str, site_key: str):
+    """`Enum('NormType', 'Batch Weight Spectral')` (fastai), or with a list of names, of
+    (name, value) pairs or a dict: the class of those members, values numbered from 1 (for
+    Flag and IntFlag by powers of two; StrEnum's are the names in lower case), as Python's
+    functional API makes it. None when the arguments are not all known."""
+    from .values import DictVal, Ref
+    if len(args) != 2 or set(kwargs) - {"start"} or not isinstance(args[0], str):
+        return None
+    spec = args[1]
+    start = kwargs.get("start", 1)
+    if type(start) is not int:
+        return None
+    if isinstance(spec, str):
+        names = spec.replace(",", " ").split()
+        pairs = None
+    elif isinstance(spec, ListVal) and not getattr(spec, "unknown", False):
+        items = spec.items
+        if all(isinstance(i, str) for i in items):
+            names, pairs = list(items), None
+        elif all(isinstance(i, ListVal) and len(i.items) == 2 and isinstance(i.items[0], str) for i in items):
+            pairs = [(i.items[0], i.items[1]) for i in items]
+        else:
+            return None
+    elif isinstance(spec, DictVal) and not getattr(spec, "unknown", False) and \
+            all(isinstance(k, str) for k in spec.items):
+        pairs = list(spec.items.items())
+    else:
+        return None
+    if pairs is None:
+        if name == "enum.StrEnum":
+            pairs = [(n, n.lower()) for n in names]
+        elif name in ("enum.Flag", "enum.IntFlag"):
+            pairs = [(n, 1 << i) for i, n in enumerate(names)]
+        else:
+            pairs = [(n, start + i) for i, n in enumerate(names)]
+    if not pairs or any(not isinstance(v, _PLAIN) and not (isinstance(v, ListVal) and v.kind == "tuple")
+                        for _, v in pairs):
+        return None
+    return ClassVal(args[0], [Ref(name)], dict(pairs), f"enum:{site_key}:{args[0]}", site_path)

@@ -1,5 +1,6 @@
 """Python idioms around model code: U-Net skip lists (append / pop), zip over ModuleLists and
 a ParameterList, functools.partial layers, getattr(nn, name), dict configs, torch.FloatTensor tables."""
+import enum
 import math
 from functools import partial
 
@@ -98,3 +99,29 @@ options = {"act": "GELU", "hidden": 24, "max_len": 10}
 del options["max_len"]
 counts = torch.zeros(len(options))
 #^ Tensor[2]
+
+
+# The functional Enum API (fastai's `NormType = Enum('NormType', 'Batch ... Spectral')`) and a
+# member tested with `in` a tuple of members: the layers the constructor picks by it
+NormType = enum.Enum("NormType", "Batch BatchZero Weight Spectral")
+
+
+class NormedConv(nn.Sequential):
+    def __init__(self, ni, nf, norm_type=NormType.Batch):
+        bn = norm_type in (NormType.Batch, NormType.BatchZero)
+        layers = [nn.Conv1d(ni, nf, 1), nn.ReLU()]
+        if bn:
+            layers.append(nn.BatchNorm1d(nf))
+        if norm_type == NormType.Spectral:
+            layers.append(nn.Conv1d(nf, 2 * nf, 1))
+        super().__init__(*layers)
+
+
+signal = torch.randn(2, 4, 9)
+plain = NormedConv(4, 8)(signal)
+#^ Tensor[2, 8, 9]
+doubled = NormedConv(4, 8, norm_type=NormType.Spectral)(signal)
+#^ Tensor[2, 16, 9]
+flags = enum.IntFlag("Flags", ["A", "B", "C"])
+bits = torch.zeros(flags.C.value)
+#^ Tensor[4]
