@@ -28,7 +28,7 @@ from .values import SOME_INT, MaybeNone, added_after_loop, alike, is_int_like, t
 from . import datasources, generic, tails
 from .constant_values import fold, item
 from .ops.tensor_attrs import LegacyTypeName
-from . import enums
+from . import enums, library_models
 from . import values
 
 _DTYPES = {"float32": "float32", "float": "float32", "float64": "float64", "double": "float64",
@@ -913,6 +913,9 @@ def call_external(engine, func, args, kwargs, site):
         if primals is not None:
             out = engine.call_value(args[0], list(primals), {}, site)
             return ListVal([out, out], "tuple")
+    model = library_models.lookup(func)
+    if model is not None:
+        return model(engine, args, kwargs, site)
     if name in enums.FUNCTIONAL and args:
         frame = site[0] if site else None
         cls = enums.functional(name, args, kwargs, getattr(frame, "path", ""),

@@ -14,7 +14,7 @@ from .values import (BoundMethod, BoundRef, ClassVal, Container, DictVal, Functi
                      is_int_like, is_tensor, own_copy, value_key)
 from . import configs, generators, limits, pybuiltins, pysets, tails, tensor_options, values
 from .tensor_options import TensorOptions
-from . import partly_known
+from . import library_models, partly_known
 from .partly_known import PartlyKnown
 from .memo import arguments_key
 from . import autograd_function, datasources, enums, flags, generic, intervals, solver
@@ -437,6 +437,9 @@ class ExpressionsMixin:
             if joined is not None:
                 return joined
         if isinstance(func, FunctionVal):
+            model = library_models.lookup(func)
+            if model is not None:
+                return model(self, args, kwargs, site)
             return self.call_user(func, args, kwargs, site)
         if isinstance(func, BoundMethod):
             return self.call_value(func.func, [func.self_value] + list(args), kwargs, site)

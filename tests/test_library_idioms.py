@@ -234,3 +234,46 @@ def test_a_model_method_not_known_may_call_its_forward_with_other_sizes():
     # A method of torch's own nn.Module calls no forward: nothing changes.
     shapes, _ = _facts(_GENERATE_LIKE + "sd = m.state_dict()\n")
     assert shapes["logits"] == "Tensor[2, 7, 50]", shapes
+
+
+def test_fastcore_store_attr_stores_the_callers_arguments(tmp_path):
+    # fastai's modules call fastcore's store_attr(), which reads its caller's frame: the
+    # method's arguments (all, or those named; but those in `but`) become attributes.
+    pkg = tmp_path / "fastcore"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "basics.py").write_text(
+        "import sys\n"
+        "def store_attr(names=None, self=None, but='', cast=False, **attrs):\n"
+        "    fr = sys._getframe(1)\n"
+        "    raise NotImplementedError  # (the analysis never reads this body)\n")
+    main = tmp_path / "main.py"
+    main.write_text(
+        "import torch\n"
+        "from torch import nn\n"
+        "from fastcore.basics import store_attr\n"
+        "class Lin(nn.Module):\n"
+        "    def __init__(self, ni, nf, extra=5):\n"
+        "        super().__init__()\n"
+        "        store_attr(but='extra')\n"
+        "        self.fc = nn.Linear(self.ni, self.nf)\n"
+        "    def forward(self, x):\n"
+        "        return self.fc(x)\n"
+        "class Enc(nn.Module):\n"
+        "    def __init__(self, module, pad_idx=1, unused=None):\n"
+        "        super().__init__()\n"
+        "        store_attr('module,pad_idx', scale=3)\n"
+        "    def forward(self, ids):\n"
+        "        mask = ids == self.pad_idx\n"
+        "        return self.module(ids) * self.scale, mask\n"
+        "y = Lin(3, 7)(torch.randn(2, 3))\n"
+        "out, m = Enc(nn.Embedding(10, 6))(torch.randint(0, 10, (2, 5)))\n")
+    host = AnalysisHost(workspace_root=str(tmp_path))
+    for f in (pkg / "basics.py", main):
+        host.set_file(str(f), f.read_text())
+    result = host.analyze(str(main))
+    shapes = {f.text: f.shape for f in result.facts if f.is_target}
+    assert shapes.get("y") == "Tensor[2, 7]", shapes
+    assert shapes.get("out") == "Tensor[2, 5, 6]" and shapes.get("m") == "Tensor[2, 5]", shapes
+    assert shapes.get("mask") == "Tensor[2, 5]", shapes
+    assert not result.diagnostics
