@@ -165,6 +165,7 @@ class Entry:
         self.rank_blind = False  # a call with an argument of unknown rank (memo.call_user)
         self.escaped: set = set()  # unit keys of defs of the file handed to code not run (escape)
         self.replayed: set = set()  # ... of forwards of models whose own unknown methods ran (escape_receiver)
+        self.seen_calls: dict = {}  # unit key -> {arguments key: (fn, bound arguments)} of calls it made
 
 
 class Frame:

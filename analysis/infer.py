@@ -292,7 +292,13 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         the real runs' dims, never their rank, and give no diagnostics)."""
         replays = self.__dict__.setdefault("replay_ids", set())
         done = set()
-        for fn, bound in (self.__dict__.get("seen_calls_done") or {}).get(key, {}).values():
+        calls: dict = dict((self.__dict__.get("seen_calls_done") or {}).get(key, {}))
+        for e in self.live.values():  # (in the order the file ran them)
+            if e.id in self.real_ids:
+                for k, call in e.__dict__.get("seen_calls", {}).get(key, {}).items():
+                    calls.setdefault(k, call)
+        for k in sorted(calls, key=repr):  # (one order, whichever run recorded them)
+            fn, bound = calls[k]
             if len(done) >= MAX_REPLAYS:
                 break
             unit = self.program.unit(fn.path, fn.unit_key)

@@ -32,6 +32,10 @@ def arguments_key(args, kwargs, known: tuple | None = None) -> tuple | None:
     return (tuple(value_key(a) for a in args), tuple((k, value_key(v)) for k, v in kwargs.items()))
 
 
+# Calls of one def kept per calling entry (infer.replay_widened reruns them)
+MAX_SEEN_CALLS = 4
+
+
 class MemoMixin:
     # =====================================================================================
     # Memo
@@ -251,11 +255,14 @@ class MemoMixin:
             call_key = arguments_key(args, kwargs)  # before the call, for the caller's deps
         except RecursionError:
             return UNKNOWN
-        seen = self.seen_calls
-        if seen is not None and not (generic or self.probing):
-            calls = seen.setdefault(fn.unit_key, {})
-            if len(calls) < 4:
-                calls.setdefault(args_key, (fn, bound))  # (infer.replay_widened)
+        if not (generic or self.probing) and fn.unit_key.endswith(".forward"):
+            # The calls made of each forward (a few per def), kept on the calling entry so that
+            # a reused entry still holds them, for infer.replay_widened
+            seen = self.stack[-1].entry.seen_calls if self.stack else self.seen_calls
+            if seen is not None:
+                calls = seen.setdefault(fn.unit_key, {})
+                if len(calls) < MAX_SEEN_CALLS:
+                    calls.setdefault(args_key, (fn, bound))
         # A probing run (generic.py) decides nothing: its results are its own.
         key = (fn.qualname, fn.path, unit.digest, args_key,
                "probe" if self.probing else "silent" if self.silent and not generic else generic)
@@ -388,6 +395,11 @@ class MemoMixin:
         caller.entry.global_reads.update(entry.global_reads)
         caller.entry.escaped |= entry.escaped
         caller.entry.replayed |= entry.__dict__.get("replayed", set())
+        for unit_key, calls in entry.__dict__.get("seen_calls", {}).items():
+            mine = caller.entry.seen_calls.setdefault(unit_key, {})
+            for k, call in calls.items():
+                if len(mine) < MAX_SEEN_CALLS:
+                    mine.setdefault(k, call)
         for pid, uses in entry.__dict__.get("probe_uses", {}).items():
             caller.entry.__dict__.setdefault("probe_uses", {}).setdefault(pid, []).extend(uses)
         if "grad_flags" in entry.__dict__:  # requires_grad writes (calltrace.requires_grad)

@@ -234,6 +234,14 @@ def test_a_model_method_not_known_may_call_its_forward_with_other_sizes():
     # A method of torch's own nn.Module calls no forward: nothing changes.
     shapes, _ = _facts(_GENERATE_LIKE + "sd = m.state_dict()\n")
     assert shapes["logits"] == "Tensor[2, 7, 50]", shapes
+    # After edits elsewhere (the encoder's calls reused from memo), the same as from scratch.
+    host = AnalysisHost()
+    text = _GENERATE_LIKE + "seq = m.generate(torch.randint(0, 50, (2, 7)), num_beams=2)\n"
+    for edited in (text, text + "extra = torch.zeros(3)\n", text.replace("self.head(", "self.head(1 * ")):
+        host.set_file("/ws/idioms.py", edited)
+        got = {f.text: f.shape for f in host.analyze("/ws/idioms.py").facts if f.is_target}
+        assert got == _facts(edited)[0], edited
+        assert got["h"] == "Tensor[?, ?, 16]", got
 
 
 def test_fastcore_store_attr_stores_the_callers_arguments(tmp_path):
