@@ -391,7 +391,8 @@ class ExpressionsMixin:
         if target.name.startswith("_"):
             return  # (a private hook of its own library)
         receiver = self.eval(frame, obj, env, record=False)
-        if isinstance(receiver, Instance):
+        if isinstance(receiver, Instance) and target.name not in receiver.attrs:
+            # (an attribute of the instance not known is a part, not a method of its class)
             escape_receiver(self, receiver, [], {}, (frame, node))
 
     def _finish_call(self, frame, node, func, args, kwargs, neutral_rest):

@@ -349,6 +349,20 @@ def user_call_on_other(engine, obj, site) -> bool:
     return not _is_own_self(frame, obj)
 
 
+def _has_unread_base(cls) -> bool:
+    """A base class the analysis has no source of (Unknown, or a library's class it does not
+    read; torch's and Python's own are known): where a method it cannot find may live."""
+    for c in cls.mro():
+        for b in c.bases:
+            if b is UNKNOWN:
+                return True
+            if isinstance(b, Ref):
+                root = b.name.split(".", 1)[0]
+                if root not in ("torch", "builtins") and root not in sys.stdlib_module_names:
+                    return True
+    return False
+
+
 def escape_receiver(engine, obj, args, kwargs, site) -> None:
     """`model.generate(ids, num_beams=2)`, a method of a user model that the analysis does
     not run (a library mixin's decorated method): it runs with the model as `self` and may
@@ -357,7 +371,7 @@ def escape_receiver(engine, obj, args, kwargs, site) -> None:
     every size made a symbol (infer.replay_widened), so the layers it calls show those dims
     as not known either. A library calling its own hooks, or a method on its own `self`, is
     not this (user_call_on_other)."""
-    if not user_call_on_other(engine, obj, site):
+    if not user_call_on_other(engine, obj, site) or not _has_unread_base(obj.cls):
         return
     escape(engine, [obj] + list(args), kwargs, site, modules=True)
     forward = obj.cls.lookup("forward")

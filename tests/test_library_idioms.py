@@ -234,6 +234,11 @@ def test_a_model_method_not_known_may_call_its_forward_with_other_sizes():
     # A method of torch's own nn.Module calls no forward: nothing changes.
     shapes, _ = _facts(_GENERATE_LIKE + "sd = m.state_dict()\n")
     assert shapes["logits"] == "Tensor[2, 7, 50]", shapes
+    # A model whose bases are all read has no method the analysis cannot find: an attribute
+    # it cannot resolve is no code run with the model as self.
+    plain = _GENERATE_LIKE.replace("class LM(nn.Module, GenerationMixin):", "class LM(nn.Module):")
+    shapes, _ = _facts(plain + "seq = m.generate(torch.randint(0, 50, (2, 7)), num_beams=2)\n")
+    assert shapes["logits"] == "Tensor[2, 7, 50]", shapes
     # After edits elsewhere (the encoder's calls reused from memo), the same as from scratch.
     host = AnalysisHost()
     text = _GENERATE_LIKE + "seq = m.generate(torch.randint(0, 50, (2, 7)), num_beams=2)\n"
