@@ -2,7 +2,7 @@
 ModuleDict), and the nn.Module methods user classes inherit."""
 from __future__ import annotations
 
-from . import calltrace, ir, values
+from . import calltrace, ir, pybuiltins, values
 from .dispatch import from_spec, run_op, to_spec
 from .ops.spec import REGISTRY, Dtype, is_tensor
 from .alternatives import OneOf
@@ -307,19 +307,6 @@ def _apply(engine, module, fn, site, seen) -> None:
 # Hooks that can replace a module's inputs or output (`register_forward_hook(fn)`).
 _OUTPUT_HOOKS = frozenset({"register_forward_hook", "register_forward_pre_hook"})
 
-# torch.nn.Module's own public methods: none of them calls the module's forward. A method
-# of a model that is not one of these and not resolved (a library base class's decorated
-# `generate`, a mixin not read) is code that runs with the model as `self`.
-_TORCH_MODULE_METHODS = frozenset({
-    "add_module", "apply", "bfloat16", "buffers", "children", "compile", "cpu", "cuda", "double", "eval",
-    "extra_repr", "float", "forward", "get_buffer", "get_extra_state", "get_parameter", "get_submodule", "half",
-    "ipu", "load_state_dict", "modules", "mtia", "named_buffers", "named_children", "named_modules",
-    "named_parameters", "parameters", "register_backward_hook", "register_buffer", "register_forward_hook",
-    "register_forward_pre_hook", "register_full_backward_hook", "register_full_backward_pre_hook",
-    "register_load_state_dict_post_hook", "register_load_state_dict_pre_hook", "register_module",
-    "register_parameter", "register_state_dict_post_hook", "register_state_dict_pre_hook", "requires_grad_",
-    "set_extra_state", "set_submodule", "share_memory", "state_dict", "to", "to_empty", "train", "type", "xpu",
-    "zero_grad"})
 
 
 def module_method(engine, obj, name, args, kwargs, site):
@@ -384,9 +371,10 @@ def module_method(engine, obj, name, args, kwargs, site):
         if isinstance(inner, Container):
             # class Block(nn.ModuleDict / nn.Sequential): the container's own methods.
             return container_method(engine, inner, name, args, kwargs, site)
-        if name not in _TORCH_MODULE_METHODS and not name.startswith("_"):
+        if name not in pybuiltins.MODULE_NAMES and not name.startswith("_"):
             # `model.generate(ids, num_beams=2)` of a mixin not read: it may call the model's
             # forward with inputs never seen (batch x beams); so does anything it is handed.
+            # (torch's own nn.Module methods call no forward)
             escape_receiver(engine, obj, args, kwargs, site)
     return UNKNOWN
 

@@ -752,8 +752,9 @@ def _hasattr(engine, args, kwargs, site):
 
 
 # What every nn.Module has beside its own attributes (getattr with a default of a name not
-# among these, nor set on the instance or its class, is the default).
-_MODULE_NAMES = frozenset({
+# among these, nor set on the instance or its class, is the default). None of its methods
+# calls the module's forward (nnmodules.module_method: a model's other unresolved methods may).
+MODULE_NAMES = frozenset({
     "add_module", "apply", "bfloat16", "buffers", "children", "compile", "cpu", "cuda", "double", "eval",
     "extra_repr", "float", "forward", "get_buffer", "get_extra_state", "get_parameter", "get_submodule", "half",
     "ipu", "load_state_dict", "modules", "mtia", "named_buffers", "named_children", "named_modules",
@@ -776,7 +777,7 @@ def _getattr(engine, args, kwargs, site):
             # of that name, which nn.Module does not have either (`getattr(self,
             # self.base_model_prefix, self)` on the base model itself)
             isinstance(obj, Instance) and isinstance(v, BoundRef) and v.self_value is obj and v.name == name
-            and not name.startswith("_") and name not in _MODULE_NAMES)):
+            and not name.startswith("_") and name not in MODULE_NAMES)):
         return args[2]
     return v
 

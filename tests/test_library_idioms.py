@@ -10,6 +10,15 @@ def _facts(text, path="/ws/idioms.py"):
     return {f.text: f.shape for f in result.facts if f.is_target}, result.diagnostics
 
 
+def _facts_of_files(root, others, main):
+    """The facts and diagnostics of `main` in a workspace of it and `others` (files on disk)."""
+    host = AnalysisHost(workspace_root=str(root))
+    for f in [*others, main]:
+        host.set_file(str(f), f.read_text())
+    result = host.analyze(str(main))
+    return {f.text: f.shape for f in result.facts if f.is_target}, result.diagnostics
+
+
 def test_a_layer_built_with_a_none_size_is_unknown_not_a_none_dim():
     # A branch of a def nobody calls builds nn.Linear(dim, None) from a None default;
     # torch raises a TypeError there, so the layer is Unknown, never Tensor[.., None].
@@ -188,10 +197,7 @@ def test_a_module_attribute_set_from_outside_is_the_modules_global(tmp_path):
         "        return self.fc(x)\n"
         "setattr(registry, 'MLP', Wide)\n"
         "y = registry.build(8)(torch.randn(2, 8))\n")
-    host = AnalysisHost(workspace_root=str(tmp_path))
-    for f in (tmp_path / "registry.py", main):
-        host.set_file(str(f), f.read_text())
-    shapes = {f.text: f.shape for f in host.analyze(str(main)).facts if f.is_target}
+    shapes, _ = _facts_of_files(tmp_path, [tmp_path / "registry.py"], main)
     assert shapes.get("y") == "Tensor[2, 32]", shapes
 
 
@@ -281,12 +287,8 @@ def test_fastcore_store_attr_stores_the_callers_arguments(tmp_path):
         "        return self.module(ids) * self.scale, mask\n"
         "y = Lin(3, 7)(torch.randn(2, 3))\n"
         "out, m = Enc(nn.Embedding(10, 6))(torch.randint(0, 10, (2, 5)))\n")
-    host = AnalysisHost(workspace_root=str(tmp_path))
-    for f in (pkg / "basics.py", main):
-        host.set_file(str(f), f.read_text())
-    result = host.analyze(str(main))
-    shapes = {f.text: f.shape for f in result.facts if f.is_target}
+    shapes, diagnostics = _facts_of_files(tmp_path, [pkg / "basics.py"], main)
     assert shapes.get("y") == "Tensor[2, 7]", shapes
     assert shapes.get("out") == "Tensor[2, 5, 6]" and shapes.get("m") == "Tensor[2, 5]", shapes
     assert shapes.get("mask") == "Tensor[2, 5]", shapes
-    assert not result.diagnostics
+    assert not diagnostics
