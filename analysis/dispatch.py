@@ -1823,13 +1823,9 @@ def _contains(engine, container, item):
         return enums.contains(container, item)
     if isinstance(item, enums.EnumMember) and isinstance(container, ListVal) and \
             not getattr(container, "unknown", False):
-        # `norm_type in (NormType.Batch, NormType.BatchZero)`: equality with each item
-        found = [enums.equal(item, x) if isinstance(x, enums.EnumMember) or x is None or
-                 isinstance(x, enums._PLAIN) else UNKNOWN for x in container.items]
-        if any(f is True for f in found):
-            return True
-        if all(f is False for f in found):
-            return False
+        found = enums.in_items(item, container.items)
+        if found is not UNKNOWN:
+            return found
     if isinstance(item, enums.EnumMember) and item.mixin is not None:
         item = item.value  # a str/int enum member hashes and compares as its value
     if isinstance(container, pybuiltins.SignatureParams) and not container.complete and \

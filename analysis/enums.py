@@ -118,6 +118,16 @@ def contains(cls, item):
     return UNKNOWN
 
 
+def in_items(item: EnumMember, items):
+    """`norm_type in (NormType.Batch, NormType.BatchZero)`: equal to one of the items (True),
+    to none (False), or UNKNOWN."""
+    found = [equal(item, x) if isinstance(x, EnumMember) or x is None or isinstance(x, _PLAIN) else UNKNOWN
+             for x in items]
+    if any(f is True for f in found):
+        return True
+    return False if all(f is False for f in found) else UNKNOWN
+
+
 FUNCTIONAL = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
 
 

@@ -83,7 +83,7 @@ def _engine_view(engine, path: str) -> tuple:
     defaults = getattr(engine, "default_roots", set())
     by_defaults = {e.id for e in reachable([r for r in engine.roots if r.id in defaults])} if defaults else set()
     marked_only: dict = {}  # unit key -> live entries that only marked lines of it
-    replays = engine.__dict__.get("replay_ids", set())  # (infer.replay_widened)
+    replays = engine.replay_ids  # (infer.replay_widened)
     on_decided_ways = _per_run(engine, _decided_ids)
     for entry in engine.live.values():
         generic = entry.id not in engine.real_ids
@@ -475,7 +475,7 @@ def _unit_facts(engine, path, unit_key, entries, notes=((), ())) -> list:
         # A seen call run again with symbolic sizes (infer.replay_widened), in a def the file
         # really runs: its dims widen the real runs' ones, its rank (made up) hides none.
         replayed = unit_key in engine.real_units and entry.id not in engine.real_ids and \
-            entry.id in engine.__dict__.get("replay_ids", ())
+            entry.id in engine.replay_ids
         for key, vals in _facts_by_unit(entry).get((path, unit_key), ()):
             kind = key[0]
             if widen_only and kind != "<unknown>":

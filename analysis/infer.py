@@ -72,9 +72,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
         self.called_units: set = set()
         self.escaped_units: set = set()
         self.replayed_units: set = set()
-        # The file's own calls of each def (a few per def, until run_uncalled starts), for
-        # replay_widened: {unit key: {arguments key: (fn, bound arguments)}}
-        self.seen_calls: dict | None = {}
+        self.replay_ids: set = set()  # entries of replay_widened's runs (ide: hovers only)
         self.soft_conditions: set = set()  # requirements on made-up symbols (dispatch._rests_on_soft)
         self.probing = 0  # > 0 while a generic context's inputs are being probed (generic.py)
         self.joining_probes = 0  # > 0 while inputs left open are probed again (probe_inputs)
@@ -157,8 +155,6 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
     def run_uncalled(self, path: str):
         """Analyse defs no call reached, with parameters from annotations or Unknown."""
         self.compute_live()
-        self.seen_calls_done = self.seen_calls
-        self.seen_calls = None  # (the generic runs' calls are made up: not recorded)
         self.real_ids = set(self.live)  # entries reached by running the file itself
         self.real_units = set(self.called_units)
         units = self.program.units(path) or {}
@@ -184,20 +180,17 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
                         group = built.setdefault(cls_key, [])
                         if len(group) < MAX_FACTORY_INSTANCES and all(inst is not g for g in group):
                             group.append(inst)
+                # What is left, but for a reserve for the defs after it (at least a share)
+                after = len(order) - index - 1
                 try:
-                    # What is left, but for a reserve for the defs after it (at least a share)
-                    share = max(self.whole_budget // UNCALLED_SHARE,
-                                self.max_steps - self.steps - RESERVE_PER_DEF * (len(order) - index - 1))
-                    with budget_share(self, share, f"the run of {key}"):
+                    with budget_share(self, self._uncalled_share(after), f"the run of {key}"):
                         self._run_uncalled_def(path, key, module_env, classes, built, collected, own)
                 except Budget:
                     if self.stopped or self.steps >= self.whole_budget:
                         raise  # the whole budget is spent: what ran stays
                 if key in self.replayed_units and key in self.real_units:
                     try:
-                        share = max(self.whole_budget // UNCALLED_SHARE,
-                                    self.max_steps - self.steps - RESERVE_PER_DEF * (len(order) - index - 1))
-                        with budget_share(self, share, f"the replay of {key}"):
+                        with budget_share(self, self._uncalled_share(after), f"the replay of {key}"):
                             self.replay_widened(key, collected)
                     except Budget:
                         if self.stopped or self.steps >= self.whole_budget:
@@ -284,16 +277,18 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             # `finally` put the engine's state back on the way out).
             self.log.append(f"budget:recursion: the run of {key} went deeper than the stack allows")
 
+    def _uncalled_share(self, defs_after: int) -> int:
+        return max(self.whole_budget // UNCALLED_SHARE, self.max_steps - self.steps - RESERVE_PER_DEF * defs_after)
+
     def replay_widened(self, key: str, collected: list) -> None:
         """The calls the file made of a forward escaped by `model.generate(...)`-like code
         (frames.escape_receiver), run again with each size of their tensors a symbol (same
         ranks, same dtypes, the rest as given): that code calls the forward with sizes not
         seen, and the layers it reaches show those dims as not known (ide: these runs widen
         the real runs' dims, never their rank, and give no diagnostics)."""
-        replays = self.__dict__.setdefault("replay_ids", set())
         done = set()
-        calls: dict = dict((self.__dict__.get("seen_calls_done") or {}).get(key, {}))
-        for e in self.live.values():  # (in the order the file ran them)
+        calls: dict = {}
+        for e in self.live.values():
             if e.id in self.real_ids:
                 for k, call in e.__dict__.get("seen_calls", {}).get(key, {}).items():
                     calls.setdefault(k, call)
@@ -312,7 +307,7 @@ class Engine(MemoMixin, StatementsMixin, ExpressionsMixin):
             start, roots = len(collected), len(self.roots)
             self.call_user(fn, [], widened, generic=True)
             # (its entry, memoized; or merged into the roots when impure)
-            replays.update(e.id for e in reachable(collected[start:] + self.roots[roots:]))
+            self.replay_ids.update(e.id for e in reachable(collected[start:] + self.roots[roots:]))
 
     def flag_worlds(self, cls, inst, module_env=None) -> list:
         """The instances of a class nobody builds, one per value of the bool flags its

@@ -258,9 +258,8 @@ class MemoMixin:
         if not (generic or self.probing) and fn.unit_key.endswith(".forward"):
             # The calls made of each forward (a few per def), kept on the calling entry so that
             # a reused entry still holds them, for infer.replay_widened
-            seen = self.stack[-1].entry.seen_calls if self.stack else self.seen_calls
-            if seen is not None:
-                calls = seen.setdefault(fn.unit_key, {})
+            if self.stack:  # (the module's own top level has a frame too)
+                calls = self.stack[-1].entry.seen_calls.setdefault(fn.unit_key, {})
                 if len(calls) < MAX_SEEN_CALLS:
                     calls.setdefault(args_key, (fn, bound))
         # A probing run (generic.py) decides nothing: its results are its own.
